@@ -1,0 +1,16 @@
+//! re2d — runtime and toolchain for pseudo-3D 2D characters.
+//!
+//! Three faces over one safe core:
+//! - a C-ABI drop-in for the engine's `rotsprite_math.h` (`ffi`, built as
+//!   `libre2d.a` / `libre2d.so`, header in `include/`), bit-identical to the
+//!   existing C library;
+//! - a Rust API ([`rotsprite`], [`math`]);
+//! - a QuickJS host and command-line tools (binaries).
+//!
+//! The behaviour is specified in `../shared/spec/` (see README.md).
+#![warn(missing_docs)]
+
+pub mod math;
+pub mod rotsprite;
+
+mod ffi;
