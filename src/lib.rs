@@ -12,5 +12,6 @@
 
 pub mod math;
 pub mod rotsprite;
+pub mod surface;
 
 mod ffi;
