@@ -47,10 +47,16 @@ pub fn load(bytes: &[u8], legacy: bool) -> Result<Vec<u8>, CompileError> {
     let bits = bd as usize;
     let m = w / CANON;
     let mut img = vec![0u8; CANON * CANON * 4];
-    let t16 = |i: usize| {
-        trns.as_ref()
-            .and_then(|t| t.get(2 * i..2 * i + 2))
-            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+    // tRNS grey/RGB values: the png crate keeps two bytes per value for
+    // 16-bit images and only the low byte (the value mod 256) otherwise.
+    let t16 = |i: usize| -> Option<u16> {
+        let t = trns.as_ref()?;
+        if bd == BitDepth::Sixteen {
+            t.get(2 * i..2 * i + 2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+        } else {
+            t.get(i).map(|&b| b as u16)
+        }
     };
     for y in 0..CANON {
         let row = &buf[(m * y + m / 2) * line..][..line];
