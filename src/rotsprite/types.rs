@@ -7,8 +7,10 @@
 //! [`CBool`] here: one byte, read as "non-zero is true", so a C caller that
 //! stores 2 in a `bool` cannot cause undefined behaviour (c-abi.md §2.8).
 
+use std::ffi::c_int;
+
 /// Width and height in pixels of the v1 raster output.
-pub const R2D_ROTSPRITE_SIZE: i32 = 64;
+pub const R2D_ROTSPRITE_SIZE: c_int = 64;
 
 /// A C `bool` as one raw byte. Values written by re2d are 0 or 1; values read
 /// from callers count as true when non-zero.
@@ -118,7 +120,7 @@ pub struct R2DRotAtlas {
     /// First point (C `malloc` block when made by the library).
     pub points: *mut R2DRotPoint,
     /// Number of valid points.
-    pub count: i32,
+    pub count: c_int,
 }
 
 /// Per-part transform of a data-driven model (104 bytes, align 8).
@@ -196,7 +198,7 @@ pub struct R2DRotRig {
     /// Independent head yaw, degrees.
     pub head_yaw: f64,
     /// Brow variant 0..3.
-    pub brows: i32,
+    pub brows: c_int,
 }
 
 /// Reusable scratch of the smooth renderer. All-zero is the empty state.
@@ -214,7 +216,7 @@ pub struct R2DRotAnimeWorkspace {
     /// S·S·4 output image before edge-colour extrusion.
     pub resolved: *mut u8,
     /// Touched supersample rectangle x0, y0, x1, y1 (half-open).
-    pub bounds: [i32; 4],
+    pub bounds: [c_int; 4],
     /// S of the allocated buffers (0 when none).
-    pub size: i32,
+    pub size: c_int,
 }
