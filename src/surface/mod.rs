@@ -11,6 +11,7 @@
 //! | `legacy.rs` | `--legacy` lazy acceptance rules | §6.8 |
 //! | `material.rs` | material PNG → canonical RGBA, nearest resample | §6.2, §6.8.4 |
 //! | `publish.rs` | deterministic PNG encoding and atomic publish | §2.4, §8 |
+//! | `inspect.rs` | atlas summary through the runtime decoder (`re2d atlas inspect`) | §9.2 |
 //! | `fixtures.rs` | generated dense humanoid-size test surface | — |
 //! | `error.rs` | `E_*` codes | §5.8 |
 //!
@@ -21,6 +22,7 @@ mod compile;
 mod encode;
 mod error;
 pub mod fixtures;
+pub mod inspect;
 pub mod json;
 mod legacy;
 mod material;
