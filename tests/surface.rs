@@ -920,3 +920,58 @@ fn dense_fixture_compiles_with_segments() {
         assert!(parts.contains(&p), "part {p} missing");
     }
 }
+
+#[test]
+fn hand_built_surfaces_are_errors_not_panics() {
+    let o = opts();
+    let grid = |rect: [i64; 4], points: Vec<Vec<[f64; 3]>>| Surface {
+        patches: vec![surface::Patch {
+            shape: Shape::Grid {
+                id: 80,
+                rect,
+                points,
+                matrix: surface::IDENTITY,
+            },
+            color: [0, 0, 0],
+        }],
+        segments: vec![],
+    };
+    let ok_pts = vec![vec![[0.0; 3]; 2]; 2];
+    let c = |s: &Surface| surface::compile_surface(s, None, &o).unwrap_err().code;
+    assert_eq!(c(&grid([0, 0, 8, 8], vec![])), Code::Grid);
+    assert_eq!(
+        c(&grid(
+            [0, 0, 8, 8],
+            vec![vec![[0.0; 3]; 2], vec![[0.0; 3]; 3]]
+        )),
+        Code::Grid
+    );
+    assert_eq!(
+        c(&grid([0, 0, 8, i64::MAX - 3], ok_pts.clone())),
+        Code::Rect
+    );
+    assert_eq!(c(&grid([i64::MIN, 0, 8, 8], ok_pts.clone())), Code::Rect);
+    let mut s = grid([0, 0, 8, 8], ok_pts);
+    s.segments.push(Rule {
+        id: 80,
+        axis: 3,
+        greater_than: 0.0,
+        assign: 81,
+        width: None,
+        profile: Profile::Linear,
+    });
+    assert_eq!(c(&s), Code::Segment);
+    let loft = Surface {
+        patches: vec![surface::Patch {
+            shape: Shape::Loft {
+                id: 80,
+                rect: [0, 0, 8, 8],
+                sections: vec![[0.0; 8]],
+                matrix: surface::IDENTITY,
+            },
+            color: [0, 0, 0],
+        }],
+        segments: vec![],
+    };
+    assert_eq!(c(&loft), Code::Sections);
+}

@@ -320,22 +320,24 @@ pub(super) fn new_work(material_png: Option<&[u8]>, opts: &Options) -> Result<Wo
         Some(bytes) => material::load(bytes, opts.legacy)?,
         None => vec![0u8; CANON * CANON * 4],
     };
-    if material_png.is_some() && !opts.legacy {
-        if let Some(i) = img[..CANON * 768 * 4]
+    let bad_alpha = if material_png.is_some() && !opts.legacy {
+        img[..CANON * 768 * 4]
             .chunks_exact(4)
             .position(|p| p[3] != 0 && p[3] != 255)
-        {
-            return err(
-                Code::MaterialAlpha,
-                "--material",
-                format!(
-                    "texel ({},{}) has alpha {} (must be 0 or 255)",
-                    i % CANON,
-                    i / CANON,
-                    img[i * 4 + 3]
-                ),
-            );
-        }
+    } else {
+        None
+    };
+    if let Some(i) = bad_alpha {
+        return err(
+            Code::MaterialAlpha,
+            "--material",
+            format!(
+                "texel ({},{}) has alpha {} (must be 0 or 255)",
+                i % CANON,
+                i / CANON,
+                img[i * 4 + 3]
+            ),
+        );
     }
     img[CANON * 768 * 4..].fill(0);
     Ok(Work {
@@ -407,6 +409,7 @@ pub fn compile_surface(
     material_png: Option<&[u8]>,
     opts: &Options,
 ) -> Result<Atlas, CompileError> {
+    surface.check()?;
     let mut w = new_work(material_png, opts)?;
     let mut warnings = Vec::new();
     if opts.legacy

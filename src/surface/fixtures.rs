@@ -20,6 +20,7 @@ fn loft(id: i64, rect: [i64; 4], color: [u8; 3], sections: Vec<[f64; 8]>) -> Pat
 }
 
 /// A limb: loft from `(cx, y0)` to `(cx, y1)` with radius `r0 → r1`.
+#[allow(clippy::too_many_arguments)]
 fn limb(
     id: i64,
     rect: [i64; 4],

@@ -266,16 +266,12 @@ pub(super) fn compile(
     } else {
         Ok(Vec::new())
     };
-    if opts.segments {
-        if let Some(Value::Arr(rs)) = doc.get("segments") {
-            if rs
-                .iter()
-                .any(|r| r.get("width").and_then(lnum).is_some_and(|x| x > 0.0))
-            {
-                warnings
-                    .push("W_LEGACY_WIDTH: segment widths are ignored with --legacy".to_string());
-            }
-        }
+    if let (true, Some(Value::Arr(rs))) = (opts.segments, doc.get("segments"))
+        && rs
+            .iter()
+            .any(|r| r.get("width").and_then(lnum).is_some_and(|x| x > 0.0))
+    {
+        warnings.push("W_LEGACY_WIDTH: segment widths are ignored with --legacy".to_string());
     }
     let mut seg = |id: u8, xyz: [f64; 3]| -> Result<Seg, CompileError> {
         let rules = rules.as_ref().map_err(Clone::clone)?;

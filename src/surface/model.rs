@@ -270,10 +270,8 @@ fn parse_sections(p: &Value, at: &str) -> Result<Vec<[f64; 8]>, CompileError> {
         if s.iter().any(|x| !x.is_finite()) {
             return err(Code::NonFinite, rat, "section value is not finite");
         }
-        if let Some(prev) = out.last() {
-            if s[0] <= prev[0] {
-                return err(Code::Sections, rat, "v must be strictly increasing");
-            }
+        if out.last().is_some_and(|prev| s[0] <= prev[0]) {
+            return err(Code::Sections, rat, "v must be strictly increasing");
         }
         out.push(s);
     }
@@ -435,6 +433,98 @@ impl Surface {
             }
         }
         Ok(out)
+    }
+
+    /// Structural checks for a surface built through the Rust API (the same
+    /// rules [`Surface::from_json`] enforces on JSON, minus number typing), so
+    /// that compiling any value is an error rather than a panic.
+    pub fn check(&self) -> Result<(), CompileError> {
+        for (i, p) in self.patches.iter().enumerate() {
+            let at = format!("patches[{i}]");
+            let (rect, matrix) = match &p.shape {
+                Shape::Samples(_) => continue,
+                Shape::Grid {
+                    rect,
+                    matrix,
+                    points,
+                    ..
+                } => {
+                    let cols = points.first().map_or(0, Vec::len);
+                    if points.len() < 2 || cols < 2 || points.iter().any(|r| r.len() != cols) {
+                        return err(
+                            Code::Grid,
+                            format!("{at}.points"),
+                            "must be a rectangular grid of at least 2x2 points",
+                        );
+                    }
+                    if points.iter().flatten().flatten().any(|x| !x.is_finite()) {
+                        return err(
+                            Code::NonFinite,
+                            format!("{at}.points"),
+                            "point is not finite",
+                        );
+                    }
+                    (rect, matrix)
+                }
+                Shape::Loft {
+                    rect,
+                    matrix,
+                    sections,
+                    ..
+                } => {
+                    if sections.len() < 2
+                        || sections
+                            .windows(2)
+                            .any(|w| w[0][0] >= w[1][0] || w[0][0].is_nan())
+                    {
+                        return err(
+                            Code::Sections,
+                            format!("{at}.sections"),
+                            "needs 2 rows with v strictly increasing",
+                        );
+                    }
+                    if sections.iter().flatten().any(|x| !x.is_finite()) {
+                        return err(
+                            Code::NonFinite,
+                            format!("{at}.sections"),
+                            "section value is not finite",
+                        );
+                    }
+                    (rect, matrix)
+                }
+            };
+            let [x, y, w, h] = *rect;
+            if rect.iter().any(|v| v % 4 != 0)
+                || w < 4
+                || h < 4
+                || x < 0
+                || y < 0
+                || x > 1024
+                || y > 768
+                || w > 1024 - x
+                || h > 768 - y
+            {
+                return err(Code::Rect, format!("{at}.rect"), "bad rect");
+            }
+            if matrix.iter().any(|x| !x.is_finite()) {
+                return err(
+                    Code::Matrix,
+                    format!("{at}.matrix"),
+                    "must be 12 finite numbers",
+                );
+            }
+        }
+        for (i, r) in self.segments.iter().enumerate() {
+            let ok = (1..=254).contains(&r.id)
+                && (1..=254).contains(&r.assign)
+                && r.axis < 3
+                && r.greater_than.is_finite()
+                && r.width.is_none_or(|w| w.is_finite() && w >= 0.0);
+            if !ok {
+                return err(Code::Segment, format!("segments[{i}]"), "bad segment rule");
+            }
+        }
+        Ok(())
     }
 
     /// Serialise as surface JSON (§5). Finite numbers only; integral fields
