@@ -12,6 +12,9 @@
 
 pub mod math;
 pub mod rotsprite;
+/// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.
+///
+/// cbindgen:ignore
 pub mod surface;
 
 mod ffi;
