@@ -22,6 +22,15 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let s = fixtures::dense_humanoid();
     let json = s.to_json();
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this
+    // binary without it, and then only a smoke check is done (benchmarks
+    // stay out of the test run).
+    if !std::env::args().any(|a| a == "--bench") {
+        let a =
+            surface::compile(json.as_bytes(), None, &Options::default()).expect("fixture compiles");
+        assert_eq!(a.cells, 256 * 192);
+        return;
+    }
     for size in [1024u32, 4096] {
         let o = Options {
             size,

@@ -108,6 +108,19 @@ fn compile_publishes_atomically_and_preserves_mode() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!d.join("never.png").exists());
 
+    // Publishing over a directory fails at the rename: E_IO (exit 3), the
+    // temporary file is removed.
+    let dir_target = d.join("adir.png");
+    fs::create_dir(&dir_target).unwrap();
+    let o = re2d(&["compile", s(&src), "-o", s(&dir_target)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("error[E_IO]"));
+    assert!(
+        !entries(&d).iter().any(|n| n.starts_with(".adir.png.")),
+        "temporary file left: {:?}",
+        entries(&d)
+    );
+
     // A symlink target is replaced by a regular file.
     let link = d.join("link.png");
     std::os::unix::fs::symlink(&out, &link).unwrap();
