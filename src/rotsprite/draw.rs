@@ -23,7 +23,10 @@ pub struct DrawScratch {
 
 impl Default for DrawScratch {
     fn default() -> Self {
-        DrawScratch { depth: vec![0.0; DRAW_SIZE * DRAW_SIZE], distance: vec![0.0; DRAW_SIZE * DRAW_SIZE] }
+        DrawScratch {
+            depth: vec![0.0; DRAW_SIZE * DRAW_SIZE],
+            distance: vec![0.0; DRAW_SIZE * DRAW_SIZE],
+        }
     }
 }
 
@@ -57,7 +60,9 @@ pub fn draw_with(
     frame: &Frame<'_>,
     out: &mut [u8],
 ) -> Result<(), RenderError> {
-    let out = out.get_mut(..DRAW_OUT_BYTES).ok_or(RenderError::BufferTooSmall)?;
+    let out = out
+        .get_mut(..DRAW_OUT_BYTES)
+        .ok_or(RenderError::BufferTooSmall)?;
     let depth = &mut scratch.depth[..];
     let distance = &mut scratch.distance[..];
     depth.fill(-1e9f32);

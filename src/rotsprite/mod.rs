@@ -82,14 +82,26 @@ pub struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     /// Validates and normalises a frame request.
-    pub fn new(yaw: f64, pitch: f64, eyes: i32, mouth: i32, rig: Option<Rig<'a>>) -> Result<Self, RenderError> {
+    pub fn new(
+        yaw: f64,
+        pitch: f64,
+        eyes: i32,
+        mouth: i32,
+        rig: Option<Rig<'a>>,
+    ) -> Result<Self, RenderError> {
         if !(0..=3).contains(&eyes) || !(0..=3).contains(&mouth) {
             return Err(RenderError::Expression);
         }
-        let (yaw, pitch) = crate::math::normalise_angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
+        let (yaw, pitch) =
+            crate::math::normalise_angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
         if rig.as_ref().is_some_and(|r| !r.is_valid()) {
             return Err(RenderError::Rig);
         }
-        Ok(Frame { view: View::new(yaw, pitch), eyes, mouth, rig })
+        Ok(Frame {
+            view: View::new(yaw, pitch),
+            eyes,
+            mouth,
+            rig,
+        })
     }
 }
