@@ -425,7 +425,8 @@ fn joint_vectors() {
         stride: 30.0,
         ..Rig::legacy(true)
     };
-    let cases: [(Rig, i32, [f64; 3], f64, f64, (f64, f64)); 5] = [
+    type Case<'a> = (Rig<'a>, i32, [f64; 3], f64, f64, (f64, f64));
+    let cases: [Case; 5] = [
         (rig, 7, [-11.0, 18.0, 0.0], 0.0, 0.0, (53.0, 82.0)),
         (
             Rig {
