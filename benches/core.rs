@@ -35,15 +35,38 @@ fn main() {
         let yaw = -90.0 + 180.0 * (i % 64) as f64 / 64.0;
         Frame::new(yaw, 8.0, 0, 0, Some(Rig::model(&poses[i % poses.len()]))).unwrap()
     };
-    println!("re2d core bench: {} points, {} smooth records", points.len(), smooth.len());
+    println!(
+        "re2d core bench: {} points, {} smooth records",
+        points.len(),
+        smooth.len()
+    );
     let report = |name: &str, ms: f64| println!("{name:<16} {ms:>9.3} ms/frame (median)");
-    report("decode", median_ms(21, |_| drop(black_box(decode(&img).unwrap()))));
-    report("decode_anime", median_ms(21, |_| drop(black_box(decode_anime(&img).unwrap()))));
+    report(
+        "decode",
+        median_ms(21, |_| drop(black_box(decode(&img).unwrap()))),
+    );
+    report(
+        "decode_anime",
+        median_ms(21, |_| drop(black_box(decode_anime(&img).unwrap()))),
+    );
     let mut out = vec![0u8; 128 * 128 * 4];
-    report("draw 128", median_ms(101, |i| draw(&points, &frame(i), &mut out).unwrap()));
+    report(
+        "draw 128",
+        median_ms(101, |i| draw(&points, &frame(i), &mut out).unwrap()),
+    );
     let mut ws = AnimeWorkspace::new();
     let mut out = vec![0u8; 256 * 256 * 4];
-    report("anime 256", median_ms(61, |i| ws.render(&smooth, &frame(i), 256, &mut out).unwrap()));
+    report(
+        "anime 256",
+        median_ms(61, |i| {
+            ws.render(&smooth, &frame(i), 256, &mut out).unwrap()
+        }),
+    );
     let mut out = vec![0u8; 512 * 512 * 4];
-    report("anime 512", median_ms(41, |i| ws.render(&smooth, &frame(i), 512, &mut out).unwrap()));
+    report(
+        "anime 512",
+        median_ms(41, |i| {
+            ws.render(&smooth, &frame(i), 512, &mut out).unwrap()
+        }),
+    );
 }

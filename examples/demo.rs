@@ -28,7 +28,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     write_png(&dir.join("dense-atlas.png"), &atlas, 1024, 1024)?;
     let points = decode(&img)?;
     let smooth = decode_anime(&img)?;
-    println!("atlas: {} points ({} patches)", points.len(), smooth.iter().filter(|p| p.patch.get()).count());
+    println!(
+        "atlas: {} points ({} patches)",
+        points.len(),
+        smooth.iter().filter(|p| p.patch.get()).count()
+    );
 
     const FRAMES: usize = 8;
     let mut ws = AnimeWorkspace::new();
@@ -49,7 +53,12 @@ fn main() -> Result<(), Box<dyn Error>> {
             sheet[dst..dst + 2048].copy_from_slice(&big[y * 2048..(y + 1) * 2048]);
         }
     }
-    write_png(&dir.join("walk-sheet.png"), &sheet, (FRAMES * 512) as u32, 512)?;
+    write_png(
+        &dir.join("walk-sheet.png"),
+        &sheet,
+        (FRAMES * 512) as u32,
+        512,
+    )?;
     println!("wrote {FRAMES} frames to {}", dir.display());
     Ok(())
 }

@@ -28,7 +28,6 @@ typedef struct R2DRotPoint {
   bool mapped;
   uint8_t material[100];
 } R2DRotPoint;
-#define R2DRotPoint_BYTES 192
 
 typedef struct R2DRotAtlas {
   struct R2DRotPoint *points;

@@ -27,18 +27,102 @@ struct PartSpec {
 
 /// Parts of the figure: head, torso, skirt, tail, arms (upper/fore), legs (thigh/shin).
 const PARTS: [PartSpec; 12] = [
-    PartSpec { id: 1, blend_to: 0, colour: [238, 200, 170], centre: [0.0, -46.0, 0.0], radius: [11.0, 13.0, 10.0], round: true },
-    PartSpec { id: 6, blend_to: 0, colour: [70, 110, 190], centre: [0.0, -18.0, 0.0], radius: [10.0, 15.0, 6.0], round: false },
-    PartSpec { id: 9, blend_to: 0, colour: [150, 60, 90], centre: [0.0, 4.0, 0.0], radius: [12.0, 7.0, 8.0], round: false },
-    PartSpec { id: 4, blend_to: 0, colour: [120, 80, 40], centre: [0.0, 2.0, -11.0], radius: [3.0, 9.0, 3.0], round: false },
-    PartSpec { id: 7, blend_to: 20, colour: [70, 110, 190], centre: [-14.0, -22.0, 0.0], radius: [3.5, 9.0, 3.5], round: false },
-    PartSpec { id: 11, blend_to: 21, colour: [70, 110, 190], centre: [14.0, -22.0, 0.0], radius: [3.5, 9.0, 3.5], round: false },
-    PartSpec { id: 20, blend_to: 0, colour: [238, 200, 170], centre: [-14.0, -5.0, 0.0], radius: [3.0, 8.0, 3.0], round: false },
-    PartSpec { id: 21, blend_to: 0, colour: [238, 200, 170], centre: [14.0, -5.0, 0.0], radius: [3.0, 8.0, 3.0], round: false },
-    PartSpec { id: 8, blend_to: 10, colour: [60, 60, 70], centre: [-5.0, 22.0, 0.0], radius: [4.5, 11.0, 4.5], round: false },
-    PartSpec { id: 12, blend_to: 15, colour: [60, 60, 70], centre: [5.0, 22.0, 0.0], radius: [4.5, 11.0, 4.5], round: false },
-    PartSpec { id: 10, blend_to: 0, colour: [40, 40, 45], centre: [-5.0, 44.0, 0.0], radius: [4.0, 11.0, 4.0], round: false },
-    PartSpec { id: 15, blend_to: 0, colour: [40, 40, 45], centre: [5.0, 44.0, 0.0], radius: [4.0, 11.0, 4.0], round: false },
+    PartSpec {
+        id: 1,
+        blend_to: 0,
+        colour: [238, 200, 170],
+        centre: [0.0, -46.0, 0.0],
+        radius: [11.0, 13.0, 10.0],
+        round: true,
+    },
+    PartSpec {
+        id: 6,
+        blend_to: 0,
+        colour: [70, 110, 190],
+        centre: [0.0, -18.0, 0.0],
+        radius: [10.0, 15.0, 6.0],
+        round: false,
+    },
+    PartSpec {
+        id: 9,
+        blend_to: 0,
+        colour: [150, 60, 90],
+        centre: [0.0, 4.0, 0.0],
+        radius: [12.0, 7.0, 8.0],
+        round: false,
+    },
+    PartSpec {
+        id: 4,
+        blend_to: 0,
+        colour: [120, 80, 40],
+        centre: [0.0, 2.0, -11.0],
+        radius: [3.0, 9.0, 3.0],
+        round: false,
+    },
+    PartSpec {
+        id: 7,
+        blend_to: 20,
+        colour: [70, 110, 190],
+        centre: [-14.0, -22.0, 0.0],
+        radius: [3.5, 9.0, 3.5],
+        round: false,
+    },
+    PartSpec {
+        id: 11,
+        blend_to: 21,
+        colour: [70, 110, 190],
+        centre: [14.0, -22.0, 0.0],
+        radius: [3.5, 9.0, 3.5],
+        round: false,
+    },
+    PartSpec {
+        id: 20,
+        blend_to: 0,
+        colour: [238, 200, 170],
+        centre: [-14.0, -5.0, 0.0],
+        radius: [3.0, 8.0, 3.0],
+        round: false,
+    },
+    PartSpec {
+        id: 21,
+        blend_to: 0,
+        colour: [238, 200, 170],
+        centre: [14.0, -5.0, 0.0],
+        radius: [3.0, 8.0, 3.0],
+        round: false,
+    },
+    PartSpec {
+        id: 8,
+        blend_to: 10,
+        colour: [60, 60, 70],
+        centre: [-5.0, 22.0, 0.0],
+        radius: [4.5, 11.0, 4.5],
+        round: false,
+    },
+    PartSpec {
+        id: 12,
+        blend_to: 15,
+        colour: [60, 60, 70],
+        centre: [5.0, 22.0, 0.0],
+        radius: [4.5, 11.0, 4.5],
+        round: false,
+    },
+    PartSpec {
+        id: 10,
+        blend_to: 0,
+        colour: [40, 40, 45],
+        centre: [-5.0, 44.0, 0.0],
+        radius: [4.0, 11.0, 4.0],
+        round: false,
+    },
+    PartSpec {
+        id: 15,
+        blend_to: 0,
+        colour: [40, 40, 45],
+        centre: [5.0, 44.0, 0.0],
+        radius: [4.0, 11.0, 4.0],
+        round: false,
+    },
 ];
 
 /// Cells per part side, and the tile pitch on the control grid.
@@ -66,7 +150,9 @@ fn surface(p: &PartSpec, i: usize, j: usize) -> [f64; 3] {
 /// Quantises one coordinate as the authoring tool does: `q =
 /// clamp(round_half_even((a·c + 128)·16), 0, 4080)` → (coarse, fine).
 fn quantise(c: f64, a: f64) -> (u8, u8) {
-    let q = ((a * c + 128.0) * 16.0).round_ties_even().clamp(0.0, 4080.0) as u32;
+    let q = ((a * c + 128.0) * 16.0)
+        .round_ties_even()
+        .clamp(0.0, 4080.0) as u32;
     ((q / 16) as u8, (q % 16) as u8)
 }
 
@@ -164,7 +250,10 @@ fn compose(a: &[f64; 12], b: &[f64; 12]) -> [f64; 12] {
 /// A walking pose of the [`dense_atlas`] figure at time `t` seconds
 /// (scale 1, every part defined and visible, rigid matrices).
 pub fn walk_pose(t: f64) -> R2DRotModelPose {
-    let mut pose = R2DRotModelPose { scale: 1.0, ..Default::default() };
+    let mut pose = R2DRotModelPose {
+        scale: 1.0,
+        ..Default::default()
+    };
     let ph = 2.0 * PI * t;
     let swing = 30.0 * ph.sin();
     let bob = [0.0, -1.5 * (2.0 * ph).sin().abs(), 0.0];
@@ -178,11 +267,25 @@ pub fn walk_pose(t: f64) -> R2DRotModelPose {
     let still = rot_about([0.0; 3], [0.0; 3], [0.0; 3]);
     put(6, still);
     put(9, still);
-    put(4, rot_about([20.0 * ph.sin(), 0.0, 0.0], [0.0, -4.0, -10.0], [0.0; 3]));
-    put(1, rot_about([4.0 * ph.cos(), -10.0 * ph.sin(), 0.0], [0.0, -32.0, 0.0], [0.0; 3]));
+    put(
+        4,
+        rot_about([20.0 * ph.sin(), 0.0, 0.0], [0.0, -4.0, -10.0], [0.0; 3]),
+    );
+    put(
+        1,
+        rot_about(
+            [4.0 * ph.cos(), -10.0 * ph.sin(), 0.0],
+            [0.0, -32.0, 0.0],
+            [0.0; 3],
+        ),
+    );
     for (upper, lower, side, sign) in [(7u8, 20u8, -14.0, 1.0), (11, 21, 14.0, -1.0)] {
         let shoulder = rot_about([sign * swing, 0.0, 0.0], [side, -31.0, 0.0], [0.0; 3]);
-        let elbow = rot_about([-20.0 - 15.0 * ph.cos().abs(), 0.0, 0.0], [side, -13.0, 0.0], [0.0; 3]);
+        let elbow = rot_about(
+            [-20.0 - 15.0 * ph.cos().abs(), 0.0, 0.0],
+            [side, -13.0, 0.0],
+            [0.0; 3],
+        );
         put(upper, shoulder);
         put(lower, compose(&shoulder, &elbow));
     }
