@@ -20,6 +20,7 @@
 )]
 
 pub mod math;
+pub mod model;
 pub mod rotsprite;
 
 mod ffi;
