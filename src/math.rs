@@ -220,6 +220,8 @@ pub fn blend_point(a: &Mat3x4, b: Option<&Mat3x4>, weight: u8, p: [f64; 3]) -> [
 }
 
 #[cfg(test)]
+// Spec values are quoted verbatim with 17 significant digits.
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod tests {
     use super::*;
 

@@ -13,7 +13,8 @@ use super::guard;
 use crate::rotsprite::anime::{self, WorkspaceBufs};
 use crate::rotsprite::atlas::{self, MAX_POINTS};
 use crate::rotsprite::{
-    AtlasImage, Frame, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig, draw, rig, v1,
+    AtlasImage, Frame, POINT_BYTES, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig,
+    draw, rig, v1,
 };
 
 /// Borrows the caller's atlas bytes after the size checks passed.
@@ -25,6 +26,16 @@ unsafe fn image<'a>(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> Opti
     // SAFETY: caller guarantees `len` readable bytes (c-abi.md §3.3, §3.4).
     let bytes = unsafe { slice::from_raw_parts(atlas, len) };
     AtlasImage::new(bytes, w, h, stride).ok()
+}
+
+/// Writes one point record with all padding bytes zero (c-abi.md §2.2).
+///
+/// # Safety
+/// `dst` points to writable memory for one record.
+unsafe fn write_point(dst: *mut R2DRotPoint, p: &R2DRotPoint) {
+    let bytes = p.to_bytes();
+    // SAFETY: `dst` has room for `POINT_BYTES` bytes.
+    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), POINT_BYTES) };
 }
 
 /// Borrows the caller's rig.
@@ -51,12 +62,19 @@ pub extern "C" fn r2d_rotsprite_layout(w: c_int, h: c_int, cell: *mut c_int) -> 
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn r2d_rotsprite_angles(yaw: f64, pitch: f64, out_yaw: *mut f64, out_pitch: *mut f64) -> bool {
+pub extern "C" fn r2d_rotsprite_angles(
+    yaw: f64,
+    pitch: f64,
+    out_yaw: *mut f64,
+    out_pitch: *mut f64,
+) -> bool {
     guard(false, || {
         if out_yaw.is_null() || out_pitch.is_null() {
             return false;
         }
-        let Some((y, p)) = v1::angles(yaw, pitch) else { return false };
+        let Some((y, p)) = v1::angles(yaw, pitch) else {
+            return false;
+        };
         // SAFETY: both out-parameters are non-NULL.
         unsafe {
             *out_yaw = y;
@@ -84,14 +102,21 @@ pub extern "C" fn r2d_rotsprite_raster(
             return false;
         }
         // SAFETY: sizes validated; the caller provides the documented buffers.
-        let Some(img) = (unsafe { image(atlas, w, h, stride) }) else { return false };
+        let Some(img) = (unsafe { image(atlas, w, h, stride) }) else {
+            return false;
+        };
         let out = unsafe { slice::from_raw_parts_mut(out, v1::V1_OUT_BYTES) };
         v1::raster(&img, yaw, pitch, out).is_ok()
     })
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn r2d_rotsprite_v2_header(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> bool {
+pub extern "C" fn r2d_rotsprite_v2_header(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+) -> bool {
     guard(false, || {
         if atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
             return false;
@@ -105,7 +130,12 @@ pub extern "C" fn r2d_rotsprite_v2_header(atlas: *const u8, w: c_int, h: c_int, 
 ///
 /// # Safety
 /// As [`image`] when the size checks pass.
-unsafe fn v2_image<'a>(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> Option<AtlasImage<'a>> {
+unsafe fn v2_image<'a>(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+) -> Option<AtlasImage<'a>> {
     if atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
         return None;
     }
@@ -127,9 +157,12 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
             return false;
         }
         // SAFETY: the caller provides the atlas bytes.
-        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else { return false };
+        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+            return false;
+        };
         // SAFETY: plain C allocation; freed below on failure or by the caller.
-        let block = unsafe { libc::malloc(MAX_POINTS * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
+        let block =
+            unsafe { libc::malloc(MAX_POINTS * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
         if block.is_null() {
             return false;
         }
@@ -137,7 +170,7 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
         let res = atlas::scan(&img, |p| {
             if i < MAX_POINTS {
                 // SAFETY: `i` < capacity of the block.
-                unsafe { ptr::write(block.add(i), p) };
+                unsafe { write_point(block.add(i), &p) };
                 i += 1;
             }
         });
@@ -229,7 +262,9 @@ pub extern "C" fn r2d_rotsprite_v2_draw(
 ) -> bool {
     guard(false, || {
         // SAFETY: caller contract of c-abi.md §3.8.
-        let Some((points, frame)) = (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) }) else {
+        let Some((points, frame)) =
+            (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) })
+        else {
             return false;
         };
         let out = unsafe { slice::from_raw_parts_mut(out, draw::DRAW_OUT_BYTES) };
@@ -278,7 +313,9 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
             return false;
         }
         // SAFETY: the caller provides the atlas bytes.
-        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else { return false };
+        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+            return false;
+        };
         let mut base: Vec<R2DRotPoint> = Vec::new();
         if base.try_reserve_exact(MAX_POINTS).is_err() {
             return false;
@@ -286,7 +323,9 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
         if atlas::scan(&img, |p| base.push(p)).is_err() {
             return false;
         }
-        let Some(grid) = atlas::cell_grid(&img) else { return false };
+        let Some(grid) = atlas::cell_grid(&img) else {
+            return false;
+        };
         let count = base.len();
         // SAFETY: plain C allocation of exactly `count` records.
         let block = unsafe { libc::malloc(count * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
@@ -297,7 +336,7 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
         atlas::anime_scan(&img, &base, &grid, |p| {
             if i < count {
                 // SAFETY: `i` < count, the block's capacity.
-                unsafe { ptr::write(block.add(i), p) };
+                unsafe { write_point(block.add(i), &p) };
                 i += 1;
             }
         });
@@ -417,14 +456,18 @@ pub extern "C" fn r2d_rotsprite_v2_anime_sized(
 ) -> bool {
     guard(false, || {
         // SAFETY: caller contract of c-abi.md §3.8 / §3.14.
-        let Some((points, frame)) = (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) }) else {
+        let Some((points, frame)) =
+            (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) })
+        else {
             return false;
         };
         if size != 256 && size != 512 {
             return false;
         }
         // SAFETY: NULL or a valid caller workspace.
-        let Some(ws) = (unsafe { workspace.as_mut() }) else { return false };
+        let Some(ws) = (unsafe { workspace.as_mut() }) else {
+            return false;
+        };
         let s = size as usize;
         let n = 2 * s;
         if !ws.depth.is_null() && ws.size != size {

@@ -76,12 +76,13 @@ impl AnimeWorkspace {
         check_size(size, out)?;
         if self.size != size {
             let n = 2 * size;
+            *self = AnimeWorkspace::default();
             *self = AnimeWorkspace {
-                depth: vec![0.0; n * n],
-                distance: vec![0.0; n * n],
-                sample_depth: vec![0.0; size * size],
-                rgba: vec![0; n * n * 4],
-                resolved: vec![0; size * size * 4],
+                depth: try_filled(n * n, 0.0)?,
+                distance: try_filled(n * n, 0.0)?,
+                sample_depth: try_filled(size * size, 0.0)?,
+                rgba: try_filled(n * n * 4, 0)?,
+                resolved: try_filled(size * size * 4, 0)?,
                 bounds: [0, 0, n as i32, n as i32],
                 size,
             };
@@ -96,6 +97,14 @@ impl AnimeWorkspace {
         };
         render(points, frame, size, out, bufs)
     }
+}
+
+/// A vector of `n` copies of `v`, or `OutOfMemory` instead of aborting.
+fn try_filled<T: Clone>(n: usize, v: T) -> Result<Vec<T>, RenderError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| RenderError::OutOfMemory)?;
+    out.resize(n, v);
+    Ok(out)
 }
 
 fn check_size(size: usize, out: &[u8]) -> Result<(), RenderError> {
@@ -170,7 +179,11 @@ fn quad_fill(t: &mut Target<'_>, v: &[Vertex; 4], p: &R2DRotPoint, one_sided: bo
     let dy = v3.p[1] - v1.p[1] - v2.p[1] + v0.p[1];
     let a = -cross(bx, by, dx, dy);
     let bc = cross(bx, by, cx, cy);
-    let eps = 1e-10 * fmax(1.0, (bx.abs() + by.abs() + cx.abs() + cy.abs()) * (dx.abs() + dy.abs() + 1.0));
+    let eps = 1e-10
+        * fmax(
+            1.0,
+            (bx.abs() + by.abs() + cx.abs() + cy.abs()) * (dx.abs() + dy.abs() + 1.0),
+        );
     let hi = 1.0 + 1e-7;
     let textured = p.textured.get();
     for y in y0..=y1 {
@@ -224,7 +237,12 @@ fn quad_fill(t: &mut Target<'_>, v: &[Vertex; 4], p: &R2DRotPoint, one_sided: bo
                 }
                 u = fmax(0.0, fmin(1.0, u));
                 vv = fmax(0.0, fmin(1.0, vv));
-                let w = [(1.0 - u) * (1.0 - vv), u * (1.0 - vv), (1.0 - u) * vv, u * vv];
+                let w = [
+                    (1.0 - u) * (1.0 - vv),
+                    u * (1.0 - vv),
+                    (1.0 - u) * vv,
+                    u * vv,
+                ];
                 let mut z = 0.0;
                 for j in 0..4 {
                     z += w[j] * v[j].p[2];
@@ -241,7 +259,12 @@ fn quad_fill(t: &mut Target<'_>, v: &[Vertex; 4], p: &R2DRotPoint, one_sided: bo
                     let iy = trunc_i32(fmin(3.0, tv.floor()));
                     let fx = tu - ix as f64;
                     let fy = tv - iy as f64;
-                    let wt = [(1.0 - fx) * (1.0 - fy), fx * (1.0 - fy), (1.0 - fx) * fy, fx * fy];
+                    let wt = [
+                        (1.0 - fx) * (1.0 - fy),
+                        fx * (1.0 - fy),
+                        (1.0 - fx) * fy,
+                        fx * fy,
+                    ];
                     let mut alpha = 0.0;
                     let mut sum = [0.0f64; 3];
                     for j in 0..4 {
@@ -374,9 +397,22 @@ impl<'a> Projector<'a> {
                 }
                 k
             }
-            None => (if rig.is_some_and(|r| r.body) { 4.0 } else { 8.0 }) * density,
+            None => {
+                (if rig.is_some_and(|r| r.body) {
+                    4.0
+                } else {
+                    8.0
+                }) * density
+            }
         };
-        Projector { view, rig, model, size: size as f64, k, pm }
+        Projector {
+            view,
+            rig,
+            model,
+            size: size as f64,
+            k,
+            pm,
+        }
     }
 
     /// Model path, cached recipe (blend weight 0).
@@ -487,7 +523,10 @@ fn draw_point(
         }
     }
     if patch {
-        let mut v = [Vertex { p: [0.0; 3], rgba: [0; 4] }; 4];
+        let mut v = [Vertex {
+            p: [0.0; 3],
+            rgba: [0; 4],
+        }; 4];
         for (j, vert) in v.iter_mut().enumerate() {
             let (u, w) = ((j % 2) as f32, (j / 2) as f32);
             let uw = u * w;
@@ -509,7 +548,10 @@ fn draw_point(
                 c.blend_part = p.corner_blend_parts[j];
                 c.blend_weight = p.corner_blend_weights[j];
             }
-            *vert = Vertex { p: proj.point(&c), rgba: p.colors[j] };
+            *vert = Vertex {
+                p: proj.point(&c),
+                rgba: p.colors[j],
+            };
         }
         let one_sided = match proj.model {
             Some(m) => m.parts[p.part as usize].one_sided.get(),
@@ -587,7 +629,11 @@ fn resolve(
             }
             let o = (y * size + x) * 4;
             for k in 0..3 {
-                out[o + k] = if alpha != 0 { ((sum[k] + alpha / 2) / alpha) as u8 } else { 0 };
+                out[o + k] = if alpha != 0 {
+                    ((sum[k] + alpha / 2) / alpha) as u8
+                } else {
+                    0
+                };
             }
             out[o + 3] = ((alpha + 2) / 4) as u8;
             if alpha != 0 {

@@ -83,7 +83,10 @@ impl std::fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 fn fail(kind: DecodeErrorKind, mx: usize, my: usize) -> DecodeError {
-    DecodeError { kind, cell: Some((mx as u16, my as u16)) }
+    DecodeError {
+        kind,
+        cell: Some((mx as u16, my as u16)),
+    }
 }
 
 /// Size rule of the header check (§5.1), without reading pixels.
@@ -133,7 +136,10 @@ fn maps<'a>(img: &AtlasImage<'a>) -> Option<Maps<'a>> {
     if !v2_size_ok(img.w, img.h, img.stride.min(i32::MAX as usize) as i32) {
         return None;
     }
-    let m = Maps { img: *img, k: img.w as i64 / 1024 };
+    let m = Maps {
+        img: *img,
+        k: img.w as i64 / 1024,
+    };
     let ok = m.header_texel(0)[..3] == [82, 50, 68]
         && m.header_texel(1)[..3] == [82, 79, 84]
         && m.header_texel(2)[..3] == [2, 4, 4];
@@ -279,7 +285,10 @@ impl Maps<'_> {
 /// On error some points may already have been handed out; callers discard
 /// them (the C ABI frees its block, the Rust API drops its `Vec`).
 pub fn scan(img: &AtlasImage<'_>, mut sink: impl FnMut(R2DRotPoint)) -> Result<usize, DecodeError> {
-    let m = maps(img).ok_or(DecodeError { kind: DecodeErrorKind::Header, cell: None })?;
+    let m = maps(img).ok_or(DecodeError {
+        kind: DecodeErrorKind::Header,
+        cell: None,
+    })?;
     let ext = m.extensions();
     let mut count = 0usize;
     for my in 0..GRID_H {
@@ -292,7 +301,10 @@ pub fn scan(img: &AtlasImage<'_>, mut sink: impl FnMut(R2DRotPoint)) -> Result<u
         }
     }
     if count == 0 {
-        return Err(DecodeError { kind: DecodeErrorKind::Empty, cell: None });
+        return Err(DecodeError {
+            kind: DecodeErrorKind::Empty,
+            cell: None,
+        });
     }
     Ok(count)
 }
@@ -305,10 +317,13 @@ pub fn decode(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeError> {
     Ok(points)
 }
 
-/// Cell → point index map of §8.1 step 4 (−1 for inactive cells).
+/// Cell → point index map of §8.1 step 4 (−1 for inactive cells). `None`
+/// when the header is invalid or the grid cannot be allocated.
 pub fn cell_grid(img: &AtlasImage<'_>) -> Option<Vec<i32>> {
     let m = maps(img)?;
-    let mut grid = vec![-1i32; MAX_POINTS];
+    let mut grid = Vec::new();
+    grid.try_reserve_exact(MAX_POINTS).ok()?;
+    grid.resize(MAX_POINTS, -1i32);
     let mut n = 0;
     for my in 0..GRID_H {
         for mx in 0..GRID_W {
@@ -347,8 +362,16 @@ pub fn anime_scan(
                 continue;
             }
             let p = at(idx);
-            let right = if mx < GRID_W - 1 { grid[my * GRID_W + mx + 1] } else { -1 };
-            let down = if my < GRID_H - 1 { grid[(my + 1) * GRID_W + mx] } else { -1 };
+            let right = if mx < GRID_W - 1 {
+                grid[my * GRID_W + mx + 1]
+            } else {
+                -1
+            };
+            let down = if my < GRID_H - 1 {
+                grid[(my + 1) * GRID_W + mx]
+            } else {
+                -1
+            };
             let diag = if mx < GRID_W - 1 && my < GRID_H - 1 {
                 grid[(my + 1) * GRID_W + mx + 1]
             } else {
@@ -375,7 +398,9 @@ pub fn anime_scan(
             let (mut sum, mut count) = ([0u32; 3], 0u32);
             for yy in 0..2 * k {
                 for xx in 0..2 * k {
-                    let c = m.img.pixel_at(4 * k * mx as i64 + xx, 4 * k * my as i64 + yy);
+                    let c = m
+                        .img
+                        .pixel_at(4 * k * mx as i64 + xx, 4 * k * my as i64 + yy);
                     if c[3] == 255 {
                         for j in 0..3 {
                             sum[j] += c[j] as u32;
@@ -429,7 +454,10 @@ pub fn anime_scan(
 /// `r2d_rotsprite_v2_decode_anime`).
 pub fn decode_anime(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeError> {
     let base = decode(img)?;
-    let grid = cell_grid(img).ok_or(DecodeError { kind: DecodeErrorKind::Header, cell: None })?;
+    let grid = cell_grid(img).ok_or(DecodeError {
+        kind: DecodeErrorKind::Header,
+        cell: None,
+    })?;
     let mut out = Vec::with_capacity(base.len());
     anime_scan(img, &base, &grid, |p| out.push(p));
     Ok(out)

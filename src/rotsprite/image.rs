@@ -56,7 +56,12 @@ impl<'a> AtlasImage<'a> {
         if data.len() < Self::required_len(w, h, stride)? {
             return Err(ImageError::TooShort);
         }
-        Ok(AtlasImage { data, w, h, stride: stride as usize })
+        Ok(AtlasImage {
+            data,
+            w,
+            h,
+            stride: stride as usize,
+        })
     }
 
     /// The 4 bytes at `row*stride + 4*col` (the column may be `w`, reading

@@ -27,6 +27,7 @@ pub mod atlas;
 pub mod draw;
 mod image;
 pub mod rig;
+pub mod synth;
 mod types;
 pub mod v1;
 
@@ -50,6 +51,8 @@ pub enum RenderError {
     BadSize,
     /// The output or a workspace buffer is shorter than required.
     BufferTooSmall,
+    /// Scratch memory could not be allocated.
+    OutOfMemory,
 }
 
 impl std::fmt::Display for RenderError {
@@ -60,6 +63,7 @@ impl std::fmt::Display for RenderError {
             RenderError::Rig => "rig brows must be in 0..=3 and rig angles finite",
             RenderError::BadSize => "unsupported size",
             RenderError::BufferTooSmall => "buffer too small",
+            RenderError::OutOfMemory => "out of memory",
         })
     }
 }
@@ -82,14 +86,26 @@ pub struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     /// Validates and normalises a frame request.
-    pub fn new(yaw: f64, pitch: f64, eyes: i32, mouth: i32, rig: Option<Rig<'a>>) -> Result<Self, RenderError> {
+    pub fn new(
+        yaw: f64,
+        pitch: f64,
+        eyes: i32,
+        mouth: i32,
+        rig: Option<Rig<'a>>,
+    ) -> Result<Self, RenderError> {
         if !(0..=3).contains(&eyes) || !(0..=3).contains(&mouth) {
             return Err(RenderError::Expression);
         }
-        let (yaw, pitch) = crate::math::normalise_angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
+        let (yaw, pitch) =
+            crate::math::normalise_angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
         if rig.as_ref().is_some_and(|r| !r.is_valid()) {
             return Err(RenderError::Rig);
         }
-        Ok(Frame { view: View::new(yaw, pitch), eyes, mouth, rig })
+        Ok(Frame {
+            view: View::new(yaw, pitch),
+            eyes,
+            mouth,
+            rig,
+        })
     }
 }

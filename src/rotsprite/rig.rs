@@ -6,7 +6,7 @@
 //! whether one-sided decals are seen from the current view.
 
 use super::types::{R2DRotModelPose, R2DRotPartPose, R2DRotPoint, R2DRotRig};
-use crate::math::{blend_point, fmax, mat_apply, rad, PI};
+use crate::math::{PI, blend_point, fmax, mat_apply, rad};
 
 /// A validated, borrowed rig: what the renderers consult for a frame.
 #[derive(Clone, Copy, Debug)]
@@ -32,7 +32,11 @@ pub struct Rig<'a> {
 impl<'a> Rig<'a> {
     /// A model rig (`body` true, other fields zero), as data-driven callers use.
     pub fn model(model: &'a R2DRotModelPose) -> Self {
-        Rig { model: Some(model), body: true, ..Rig::legacy(true) }
+        Rig {
+            model: Some(model),
+            body: true,
+            ..Rig::legacy(true)
+        }
     }
 
     /// A legacy rig at rest.
@@ -185,14 +189,25 @@ impl View {
     /// Trigonometry of the given angles (not normalised here).
     pub fn new(yaw: f64, pitch: f64) -> Self {
         let (a, b) = (rad(yaw), rad(pitch));
-        View { yaw, pitch, cy: a.cos(), sy: a.sin(), cp: b.cos(), sp: b.sin() }
+        View {
+            yaw,
+            pitch,
+            cy: a.cos(),
+            sy: a.sin(),
+            cp: b.cos(),
+            sp: b.sin(),
+        }
     }
 
     /// `(xr, yr, depth)` of a posed point.
     #[inline]
     pub fn rotate(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
         let zr = -self.sy * x + self.cy * z;
-        [self.cy * x + self.sy * z, self.cp * y - self.sp * zr, self.sp * y + self.cp * zr]
+        [
+            self.cy * x + self.sy * z,
+            self.cp * y - self.sp * zr,
+            self.sp * y + self.cp * zr,
+        ]
     }
 }
 
@@ -221,7 +236,11 @@ pub fn model_normal(pose: &R2DRotPartPose, p: &R2DRotPoint) -> ([f64; 3], f64) {
         a[r] = m[4 * r] * u[0] + m[4 * r + 1] * u[1] + m[4 * r + 2] * u[2];
         b[r] = m[4 * r] * v[0] + m[4 * r + 1] * v[1] + m[4 * r + 2] * v[2];
     }
-    let n = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let n = [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ];
     let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
     (n, len)
 }
@@ -256,7 +275,11 @@ pub fn facing(p: &R2DRotPoint, view: &View, rig: Option<&Rig<'_>>) -> bool {
     let mut n = [p.x as f64 / 14.0, p.y as f64 / 19.0, p.z as f64 / 12.0];
     if p.patch.get() {
         let (u, v) = patch_tangents(p);
-        let c = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let c = [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ];
         let len = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
         if len > 1e-8 {
             n = [c[0] / len, c[1] / len, c[2] / len];
@@ -310,7 +333,15 @@ pub fn selected(p: &R2DRotPoint, eyes: i32, mouth: i32, rig: Option<&Rig<'_>>) -
 /// `r2d_rotsprite_v2_joint` (§5): projects a rig-space point into the
 /// canonical 128×128 frame. No validation and no angle normalisation; the
 /// model's scale is ignored (1 with a body rig, else 2).
-pub fn joint(part: i32, x: f64, y: f64, z: f64, yaw: f64, pitch: f64, rig: Option<&Rig<'_>>) -> (f64, f64) {
+pub fn joint(
+    part: i32,
+    x: f64,
+    y: f64,
+    z: f64,
+    yaw: f64,
+    pitch: f64,
+    rig: Option<&Rig<'_>>,
+) -> (f64, f64) {
     let mut p = R2DRotPoint::ZERO;
     p.x = x as f32;
     p.y = y as f32;
@@ -319,8 +350,15 @@ pub fn joint(part: i32, x: f64, y: f64, z: f64, yaw: f64, pitch: f64, rig: Optio
     let [tx, ty, tz] = xform(&p, rig);
     let v = View::new(yaw, pitch);
     let zz = -v.sy * tx + v.cy * tz;
-    let s = if rig.is_some_and(|r| r.body) { 1.0 } else { 2.0 };
-    (64.0 + (v.cy * tx + v.sy * tz) * s, 64.0 + (v.cp * ty - v.sp * zz) * s)
+    let s = if rig.is_some_and(|r| r.body) {
+        1.0
+    } else {
+        2.0
+    };
+    (
+        64.0 + (v.cy * tx + v.sy * tz) * s,
+        64.0 + (v.cp * ty - v.sp * zz) * s,
+    )
 }
 
 /// Applies a part matrix to a float point (used by tests and tools).

@@ -9,6 +9,9 @@
 
 use std::ffi::c_int;
 
+/// Size of one `R2DRotPoint` C record in bytes.
+pub const POINT_BYTES: usize = 192;
+
 /// Width and height in pixels of the v1 raster output.
 pub const R2D_ROTSPRITE_SIZE: c_int = 64;
 
@@ -105,6 +108,40 @@ impl R2DRotPoint {
         mapped: CBool(0),
         material: [0; 100],
     };
+}
+
+impl R2DRotPoint {
+    /// The exact C record bytes (native endianness) with every padding byte
+    /// zero: what the library writes into caller memory, so decoded arrays
+    /// are `memcmp`-comparable (c-abi.md §2.2).
+    pub fn to_bytes(&self) -> [u8; POINT_BYTES] {
+        let mut b = [0u8; POINT_BYTES];
+        let f3 = |b: &mut [u8], off: usize, v: &[f32]| {
+            for (i, x) in v.iter().enumerate() {
+                b[off + 4 * i..off + 4 * i + 4].copy_from_slice(&x.to_ne_bytes());
+            }
+        };
+        f3(&mut b, 0, &[self.x, self.y, self.z]);
+        b[12..16].copy_from_slice(&self.rgba);
+        b[16] = self.part;
+        b[17] = self.group;
+        b[18..22].copy_from_slice(&self.corner_parts);
+        b[22] = self.blend_part;
+        b[23] = self.blend_weight;
+        b[24..28].copy_from_slice(&self.corner_blend_parts);
+        b[28..32].copy_from_slice(&self.corner_blend_weights);
+        b[32] = self.patch.0;
+        f3(&mut b, 36, &self.du);
+        f3(&mut b, 48, &self.dv);
+        f3(&mut b, 60, &self.duv);
+        for (i, c) in self.colors.iter().enumerate() {
+            b[72 + 4 * i..76 + 4 * i].copy_from_slice(c);
+        }
+        b[88] = self.textured.0;
+        b[89] = self.mapped.0;
+        b[90..190].copy_from_slice(&self.material);
+        b
+    }
 }
 
 impl Default for R2DRotPoint {
@@ -220,3 +257,9 @@ pub struct R2DRotAnimeWorkspace {
     /// S of the allocated buffers (0 when none).
     pub size: c_int,
 }
+
+// Layouts that do not depend on the pointer width (c-abi.md §2).
+const _: () = assert!(std::mem::size_of::<R2DRotPoint>() == 192);
+const _: () = assert!(std::mem::align_of::<R2DRotPoint>() == 4);
+const _: () = assert!(std::mem::size_of::<R2DRotPartPose>() == 104);
+const _: () = assert!(std::mem::size_of::<R2DRotModelPose>() == 26632);

@@ -4,9 +4,9 @@
 //! against a built-in ellipsoid head and two triangular-prism ears, copying
 //! exactly one atlas texel per covered pixel.
 
-use super::image::AtlasImage;
 use super::RenderError;
-use crate::math::{fmax, fmin, normalise_angles, PI};
+use super::image::AtlasImage;
+use crate::math::{PI, fmax, fmin, normalise_angles};
 
 /// Side of the v1 raster output in pixels.
 pub const V1_SIZE: usize = 64;
@@ -49,7 +49,11 @@ impl InversePose {
     fn apply(&self, p: [f64; 3]) -> [f64; 3] {
         let y1 = self.cp * p[1] + self.sp * p[2];
         let z1 = (-self.sp) * p[1] + self.cp * p[2];
-        [self.cy * p[0] - self.sy * z1, y1, self.sy * p[0] + self.cy * z1]
+        [
+            self.cy * p[0] - self.sy * z1,
+            y1,
+            self.sy * p[0] + self.cy * z1,
+        ]
     }
 }
 
@@ -103,12 +107,22 @@ fn texel(q: f64, m: i32) -> i64 {
 ///
 /// `out` must hold at least [`V1_OUT_BYTES`]; exactly that many bytes are
 /// written on success and none on error.
-pub fn raster(img: &AtlasImage<'_>, yaw: f64, pitch: f64, out: &mut [u8]) -> Result<(), RenderError> {
+pub fn raster(
+    img: &AtlasImage<'_>,
+    yaw: f64,
+    pitch: f64,
+    out: &mut [u8],
+) -> Result<(), RenderError> {
     let n = layout(img.w, img.h).ok_or(RenderError::BadSize)?;
     let (yaw, pitch) = angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
     let out = out.get_mut(..V1_OUT_BYTES).ok_or(RenderError::BadSize)?;
     let (a, b) = (yaw * PI / 180.0, pitch * PI / 180.0);
-    let inv = InversePose { cy: a.cos(), sy: a.sin(), cp: b.cos(), sp: b.sin() };
+    let inv = InversePose {
+        cy: a.cos(),
+        sy: a.sin(),
+        cp: b.cos(),
+        sp: b.sin(),
+    };
     let d = inv.apply([0.0, 0.0, -1.0]);
     out.fill(0);
     let two_pi = 2.0 * PI;
@@ -134,9 +148,14 @@ pub fn raster(img: &AtlasImage<'_>, yaw: f64, pitch: f64, out: &mut [u8]) -> Res
                     let v = fmax(-1.0, fmin(1.0, (-p[1]) / 18.0)).acos() / PI;
                     (texel(u, 4 * n), texel(v, 2 * n))
                 } else {
-                    let (px, base) = if part == 1 { (p[0], 4 * n) } else { (-p[0], 5 * n) };
+                    let (px, base) = if part == 1 {
+                        (p[0], 4 * n)
+                    } else {
+                        (-p[0], 5 * n)
+                    };
                     let col = base as i64 + texel((px + 16.0) / 12.0, n);
-                    let row = if p[2] < 0.0 { n as i64 } else { 0 } + texel((p[1] + 27.0) / 18.0, n);
+                    let row =
+                        if p[2] < 0.0 { n as i64 } else { 0 } + texel((p[1] + 27.0) / 18.0, n);
                     (col, row)
                 };
                 let c = img.pixel_at(col, row);
