@@ -975,3 +975,21 @@ fn hand_built_surfaces_are_errors_not_panics() {
     };
     assert_eq!(c(&loft), Code::Sections);
 }
+
+#[test]
+fn unknown_keys_are_ignored_with_warnings() {
+    let json = r#"{"version":1,"author":"x","patches":[{"type":"samples","matrix":[1],"note":1,
+      "samples":[[0,0,80,0,0,0]]}],"segments":[{"id":80,"axis":"y","greaterThan":0,"assign":81,"why":2}]}"#;
+    let a = compile(json.as_bytes(), None, &opts()).unwrap();
+    assert_eq!(
+        a.warnings,
+        vec![
+            r#"W_UNKNOWN_KEY: "author" is ignored"#.to_string(),
+            r#"W_UNKNOWN_KEY: patches[0]."note" is ignored"#.to_string(),
+            "W_IGNORED_MATRIX: patches[0].matrix is not applied to samples".to_string(),
+            r#"W_UNKNOWN_KEY: segments[0]."why" is ignored"#.to_string(),
+        ]
+    );
+    let plain = compile(THREE_CELLS.as_bytes(), None, &opts()).unwrap();
+    assert!(plain.warnings.is_empty());
+}

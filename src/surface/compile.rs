@@ -514,6 +514,10 @@ pub fn compile(
     if opts.legacy {
         return super::legacy::compile(&doc, material_png, opts);
     }
-    let surface = Surface::from_json(&doc)?;
-    compile_surface(&surface, material_png, opts)
+    let mut warnings = Vec::new();
+    let surface = Surface::from_json_warn(&doc, &mut warnings)?;
+    let mut atlas = compile_surface(&surface, material_png, opts)?;
+    warnings.append(&mut atlas.warnings);
+    atlas.warnings = warnings;
+    Ok(atlas)
 }

@@ -369,6 +369,16 @@ impl Surface {
     /// The default-mode structural pass (§5): validates `doc` and returns the
     /// typed surface. Per-cell rules are left to cell generation.
     pub fn from_json(doc: &Value) -> Result<Surface, CompileError> {
+        Self::from_json_warn(doc, &mut Vec::new())
+    }
+
+    /// [`Surface::from_json`], also collecting `W_UNKNOWN_KEY` /
+    /// `W_IGNORED_MATRIX` warnings (§5.1, §5.2: unknown keys are ignored and
+    /// MAY be warned about).
+    pub fn from_json_warn(
+        doc: &Value,
+        warnings: &mut Vec<String>,
+    ) -> Result<Surface, CompileError> {
         if !matches!(doc, Value::Obj(_)) {
             return err(Code::Json, "$", "top level must be an object");
         }
@@ -379,6 +389,7 @@ impl Surface {
         let Some(patches) = doc.get("patches").and_then(Value::as_arr) else {
             return err(Code::Version, "patches", "must be an array");
         };
+        warn_unknown(doc, "", &["version", "patches", "segments"], warnings);
         let mut out = Surface::default();
         for (i, p) in patches.iter().enumerate() {
             let at = format!("patches[{i}]");
@@ -395,6 +406,17 @@ impl Surface {
                 }
             };
             let color = parse_color(p, &at)?;
+            let known: &[&str] = match ty {
+                "samples" => &["type", "color", "samples", "matrix"],
+                "grid" => &["type", "color", "id", "rect", "matrix", "points"],
+                _ => &["type", "color", "id", "rect", "matrix", "sections"],
+            };
+            warn_unknown(p, &format!("{at}."), known, warnings);
+            if ty == "samples" && p.get("matrix").is_some() {
+                warnings.push(format!(
+                    "W_IGNORED_MATRIX: {at}.matrix is not applied to samples"
+                ));
+            }
             let shape = match ty {
                 "samples" => Shape::Samples(parse_samples(p, &at)?),
                 "grid" => {
@@ -429,7 +451,10 @@ impl Surface {
                 return err(Code::Segment, "segments", "must be an array of rules");
             };
             for (i, r) in rules.iter().enumerate() {
-                out.segments.push(parse_rule(r, &format!("segments[{i}]"))?);
+                let at = format!("segments[{i}]");
+                out.segments.push(parse_rule(r, &at)?);
+                let known = ["id", "axis", "greaterThan", "assign", "width", "profile"];
+                warn_unknown(r, &format!("{at}."), &known, warnings);
             }
         }
         Ok(out)
@@ -628,6 +653,16 @@ impl Surface {
         }
         s.push_str("]}");
         s
+    }
+}
+
+fn warn_unknown(obj: &Value, prefix: &str, known: &[&str], warnings: &mut Vec<String>) {
+    if let Value::Obj(m) = obj {
+        for (k, _) in m {
+            if !known.contains(&k.as_str()) {
+                warnings.push(format!("W_UNKNOWN_KEY: {prefix}{k:?} is ignored"));
+            }
+        }
     }
 }
 
