@@ -993,3 +993,84 @@ fn unknown_keys_are_ignored_with_warnings() {
     let plain = compile(THREE_CELLS.as_bytes(), None, &opts()).unwrap();
     assert!(plain.warnings.is_empty());
 }
+
+#[test]
+fn legacy_material_quirks_16_bit_and_trns() {
+    let lg = legacy();
+    // 16-bit truecolour: high bytes kept; tRNS compared mod 256 with the
+    // 8-bit colour, so t = (0x0100, 0x0101, 0x7f80) matches (0, 1, 128).
+    let mut data = Vec::with_capacity(1024 * 1024 * 6);
+    for i in 0..1024 * 1024 {
+        let px: [u16; 3] = if (i % 1024) / 4 == 1 {
+            [0x0012, 0x0134, 0x8056]
+        } else {
+            [0xAB00, 0x1234, 0xFFFF]
+        };
+        for c in px {
+            data.extend_from_slice(&c.to_be_bytes());
+        }
+    }
+    let trns = [0x01, 0x00, 0x01, 0x01, 0x7f, 0x80];
+    let png = png_bytes(
+        1024,
+        1024,
+        png::ColorType::Rgb,
+        png::BitDepth::Sixteen,
+        &data,
+        Some(&trns),
+        None,
+    );
+    assert_eq!(
+        compile(THREE_CELLS.as_bytes(), Some(&png), &opts())
+            .unwrap_err()
+            .code,
+        Code::MaterialFormat
+    );
+    let a = compile(THREE_CELLS.as_bytes(), Some(&png), &lg).unwrap();
+    assert_eq!(texel(&a, 0, 0), [0xAB, 0x12, 0xFF, 255]);
+    assert_eq!(texel(&a, 4, 0), [0, 1, 128, 0]);
+    assert_eq!(
+        texel(&a, 512 + 1, 768),
+        [0, 0, 0, 0],
+        "transparent anchor: cell skipped in legacy"
+    );
+    assert_eq!(a.cells, 2);
+    // 16-bit grey is clamped: 0x0123 → 255, 0x0042 → 66.
+    let mut data = Vec::with_capacity(1024 * 1024 * 2);
+    for i in 0..1024 * 1024 {
+        let v: u16 = if i % 2 == 0 { 0x0123 } else { 0x0042 };
+        data.extend_from_slice(&v.to_be_bytes());
+    }
+    let png = png_bytes(
+        1024,
+        1024,
+        png::ColorType::Grayscale,
+        png::BitDepth::Sixteen,
+        &data,
+        None,
+        None,
+    );
+    let a = compile(THREE_CELLS.as_bytes(), Some(&png), &lg).unwrap();
+    assert_eq!(texel(&a, 0, 0), [255, 255, 255, 255]);
+    assert_eq!(texel(&a, 1, 0), [66, 66, 66, 255]);
+    // 1-bit grey with t = 1: grey 255 (bit 1) is transparent.
+    let data: Vec<u8> = (0..128 * 1024)
+        .map(|i| if i % 128 == 0 { 0b0000_1111 } else { 0 })
+        .collect();
+    let png = png_bytes(
+        1024,
+        1024,
+        png::ColorType::Grayscale,
+        png::BitDepth::One,
+        &data,
+        Some(&[0, 1]),
+        None,
+    );
+    let a = compile(THREE_CELLS.as_bytes(), Some(&png), &lg).unwrap();
+    assert_eq!(texel(&a, 4, 0), [255, 255, 255, 0]);
+    assert_eq!(texel(&a, 0, 0), [0, 0, 0, 255]);
+    // default mode honours tRNS against the raw 1-bit sample the same way
+    let a = compile(THREE_CELLS.as_bytes(), Some(&png), &opts()).unwrap();
+    assert_eq!(texel(&a, 4, 0), [255, 255, 255, 0]);
+    assert_eq!(texel(&a, 512 + 1, 768), [128, 0, 0, 255], "support cell");
+}
