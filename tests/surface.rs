@@ -1074,3 +1074,62 @@ fn legacy_material_quirks_16_bit_and_trns() {
     assert_eq!(texel(&a, 4, 0), [255, 255, 255, 0]);
     assert_eq!(texel(&a, 512 + 1, 768), [128, 0, 0, 255], "support cell");
 }
+
+#[test]
+fn legacy_checks_only_what_cells_use() {
+    let lg = legacy();
+    let ok = |j: &str| compile(j.as_bytes(), None, &lg).map(|a| a.cells);
+    // no rows
+    assert_eq!(
+        ok(r#"{"version":true,"patches":[{"type":"samples","samples":{}}]}"#),
+        Ok(0)
+    );
+    assert_eq!(
+        ok(r#"{"version":1,"patches":[{"type":"samples","samples":""}]}"#),
+        Ok(0)
+    );
+    assert!(ok(r#"{"version":1,"patches":[{"type":"samples","samples":"x"}]}"#).is_err());
+    // an unused grid row may be a string of C characters, not of another length
+    let g = |row2: &str| {
+        format!(
+            r#"{{"version":1,"patches":[{{"type":"grid","id":80,"rect":[0,0,4,4],"color":[true,0,255],
+            "points":[[[0,0,0],[1,0,0]],[[0,1,0],[1,1,0]],{row2}]}}]}}"#
+        )
+    };
+    assert_eq!(ok(&g(r#""ab""#)), Ok(1));
+    assert_eq!(ok(&g(r#"{"a":1,"b":2}"#)), Ok(1));
+    assert!(ok(&g(r#""abc""#)).is_err());
+    let a = compile(g(r#""ab""#).as_bytes(), None, &lg).unwrap();
+    assert_eq!(
+        texel(&a, 0, 0),
+        [1, 0, 255, 255],
+        "boolean colour component"
+    );
+    // default mode: the boolean colour is E_COLOR (checked first), the string row E_GRID
+    assert_eq!(code_of(&g(r#""ab""#), &opts()), Code::Color);
+    assert_eq!(
+        code_of(&g(r#""ab""#).replace("true", "1"), &opts()),
+        Code::Grid
+    );
+    // a loft row taken as is: only the side of cos θ that a cell selects is read
+    // (u = 0 → θ = −π → cos < 0 → back)
+    let l = |front: &str| {
+        format!(
+            r#"{{"version":1,"patches":[{{"type":"loft","id":90,"rect":[0,0,4,4],
+            "sections":[[0,1,{front},2,0,0,0,0],[1,"a","b","c","d","e","f","g"]]}}]}}"#
+        )
+    };
+    let a = compile(l(r#""never read""#).as_bytes(), None, &lg).unwrap();
+    assert_eq!(
+        texel(&a, 256, 768),
+        [120, 120, 120, 255],
+        "Z = back·cos(−π) = −2"
+    );
+    assert_eq!(code_of(&l("3"), &opts()), Code::Sections);
+    // extra point components are interpolated where both points have them
+    let j = r#"{"version":1,"patches":[{"type":"grid","id":80,"rect":[0,0,4,4],
+      "points":[[[0,0,0,9],[1,0,0,"x"]],[[0,1,0],[1,1,0]]]}]}"#;
+    assert!(ok(j).is_err(), "4th components of a pair must be numbers");
+    let j = j.replace(r#""x""#, "7");
+    assert_eq!(ok(&j), Ok(1));
+}
