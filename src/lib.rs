@@ -22,5 +22,6 @@
 pub mod math;
 pub mod model;
 pub mod rotsprite;
+pub mod sprite;
 
 mod ffi;
