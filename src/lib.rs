@@ -11,6 +11,9 @@
 #![warn(missing_docs)]
 
 pub mod math;
+pub mod mesh;
 pub mod rotsprite;
 
 mod ffi;
+#[cfg(feature = "js")]
+pub mod js;
