@@ -566,7 +566,7 @@ export function installMesh($) {
             flat = new Float32Array(size);
         }
         const e = partCache.get(part);
-        if (!(e && e.np && e.tris === part.tris && e.tlen === k && nat.unroll(e.np, scratch, flat, k))) {
+        if (!(typeof k === 'number' && e && e.np && e.tris === part.tris && e.tlen === k && nat.unroll(e.np, scratch, flat, k))) {
             const tris = part.tris;
             for (let i = 0; i < k; i++) {
                 const src = tris[i] * 8, dst = i * 8;

@@ -197,9 +197,16 @@ mod tests {
 
     #[test]
     fn short_buffer_writes_nothing() {
-        let p = quad(Blend::Linear, &[(-1, 0.0, -1, 0.0); 2], &[1.0, 2.0, 3.0, 4.0]);
+        let p = quad(
+            Blend::Linear,
+            &[(-1, 0.0, -1, 0.0); 2],
+            &[1.0, 2.0, 3.0, 4.0],
+        );
         let mut out = [7f32; 15];
-        assert_eq!(deform_part(&p, &[BoneDelta::MISSING; 2], 0.5, &mut out), None);
+        assert_eq!(
+            deform_part(&p, &[BoneDelta::MISSING; 2], 0.5, &mut out),
+            None
+        );
         assert!(out.iter().all(|&v| v == 7.0));
     }
 
@@ -241,7 +248,10 @@ mod tests {
             // the default linear blend collapses toward the joint: 4·cos(θ/2)
             let (lx, ly) = half_weight(Blend::Linear, th);
             let lr = (lx - 10.0).hypot(ly);
-            assert!((lr - 4.0 * (th / 2.0).cos()).abs() < 1e-5, "linear {deg}: {lr}");
+            assert!(
+                (lr - 4.0 * (th / 2.0).cos()).abs() < 1e-5,
+                "linear {deg}: {lr}"
+            );
         }
     }
 
@@ -253,8 +263,18 @@ mod tests {
         ];
         let mut a = [0f32; 8];
         let mut b = [0f32; 8];
-        deform_part(&quad(Blend::Rigid, &[(1, 1.0, 0, 1.0)], &[3.0, 4.0]), &deltas, 0.5, &mut a);
-        deform_part(&quad(Blend::Linear, &[(1, 1.0, 0, 1.0)], &[3.0, 4.0]), &deltas, 0.5, &mut b);
+        deform_part(
+            &quad(Blend::Rigid, &[(1, 1.0, 0, 1.0)], &[3.0, 4.0]),
+            &deltas,
+            0.5,
+            &mut a,
+        );
+        deform_part(
+            &quad(Blend::Linear, &[(1, 1.0, 0, 1.0)], &[3.0, 4.0]),
+            &deltas,
+            0.5,
+            &mut b,
+        );
         assert_eq!(a, b);
     }
 }

@@ -233,6 +233,7 @@ pub fn solve_chain(
     let total: f64 = lengths.iter().fold(0.0, |acc, &l| acc + n0(l));
     let distance = (tx - sx).hypot(ty - sy);
     let limits = limits.filter(|l| l.len() == n);
+    let mut clamped_any = false;
     let mut result = if distance >= total {
         let a = (ty - sy).atan2(tx - sx);
         ChainResult {
@@ -242,7 +243,13 @@ pub fn solve_chain(
         }
     } else if distance <= 1e-9 {
         let angles = (0..n)
-            .map(|i| if i % 2 == 1 { std::f64::consts::PI } else { 0.0 })
+            .map(|i| {
+                if i % 2 == 1 {
+                    std::f64::consts::PI
+                } else {
+                    0.0
+                }
+            })
             .collect();
         ChainResult {
             angles,
@@ -270,7 +277,10 @@ pub fn solve_chain(
                     dy = 0.0;
                     len = 1.0;
                 }
-                p[i] = (p[i + 1].0 + dx / len * lengths[i], p[i + 1].1 + dy / len * lengths[i]);
+                p[i] = (
+                    p[i + 1].0 + dx / len * lengths[i],
+                    p[i + 1].1 + dy / len * lengths[i],
+                );
             }
             p[0] = (sx, sy);
             for i in 0..n {
@@ -281,10 +291,13 @@ pub fn solve_chain(
                     dy = ds;
                     len = 1.0;
                 }
-                p[i + 1] = (p[i].0 + dx / len * lengths[i], p[i].1 + dy / len * lengths[i]);
+                p[i + 1] = (
+                    p[i].0 + dx / len * lengths[i],
+                    p[i].1 + dy / len * lengths[i],
+                );
             }
             if let Some(lim) = limits {
-                clamp_chain(&mut p, lengths, lim);
+                clamped_any |= clamp_chain(&mut p, lengths, lim);
             }
             distance = (tx - p[n].0).hypot(ty - p[n].1);
             if distance <= opts.tolerance {
@@ -301,11 +314,12 @@ pub fn solve_chain(
             distance,
         }
     };
+
     if let Some(lim) = limits {
         // The closed-form branches (unreachable, target at root) may break a
-        // limit too: clamp them and report the true tip distance.
+        // limit too: clamp them. Whenever a limit bound, re-solve with a
+        // limit-aware CCD and report the true tip distance.
         let mut abs = result.angles.clone();
-        let mut changed = false;
         let mut parent_prev = 0.0;
         for i in 0..n {
             let parent = if lim[i].linked && i > 0 {
@@ -315,20 +329,72 @@ pub fn solve_chain(
             };
             let (a, c) = lim[i].clamp_abs(abs[i], parent);
             abs[i] = a;
-            changed |= c;
+            clamped_any |= c;
             parent_prev = a;
         }
-        if changed {
-            let (mut x, mut y) = start;
-            for i in 0..n {
-                x += abs[i].cos() * lengths[i];
-                y += abs[i].sin() * lengths[i];
+        if clamped_any {
+            let sweeps = (opts.iterations.ceil().clamp(1.0, 1e4) as usize).max(32);
+            let mut best_d = ccd_refine(
+                start,
+                lengths,
+                target,
+                lim,
+                &mut abs,
+                opts.tolerance,
+                sweeps,
+            );
+            // CCD can stall with an over-extended chain: retry from bent
+            // seeds (additive angles at ±half of each joint's range).
+            for seed in 0..4 {
+                if best_d <= opts.tolerance {
+                    break;
+                }
+                let mut cand = vec![0.0; n];
+                for i in 0..n {
+                    let hi = if lim[i].max.is_finite() {
+                        lim[i].max
+                    } else {
+                        1.0
+                    };
+                    let lo = if lim[i].min.is_finite() {
+                        lim[i].min
+                    } else {
+                        -1.0
+                    };
+                    let add = match seed {
+                        0 => 0.5 * hi,
+                        1 => 0.5 * lo,
+                        2 if i % 2 == 0 => 0.5 * hi,
+                        2 => 0.5 * lo,
+                        _ if i % 2 == 0 => 0.5 * lo,
+                        _ => 0.5 * hi,
+                    };
+                    let add = add.clamp(lim[i].min, lim[i].max);
+                    let parent = if lim[i].linked && i > 0 {
+                        cand[i - 1]
+                    } else {
+                        lim[i].parent_abs
+                    };
+                    cand[i] = parent + lim[i].rest_local + add;
+                }
+                let d = ccd_refine(
+                    start,
+                    lengths,
+                    target,
+                    lim,
+                    &mut cand,
+                    opts.tolerance,
+                    sweeps,
+                );
+                if d < best_d {
+                    best_d = d;
+                    abs = cand;
+                }
             }
-            let d = (tx - x).hypot(ty - y);
             result = ChainResult {
                 angles: abs,
-                reached: d <= opts.tolerance,
-                distance: d,
+                reached: best_d <= opts.tolerance,
+                distance: best_d,
             };
         }
     }
@@ -336,8 +402,9 @@ pub fn solve_chain(
 }
 
 /// Clamp every joint of a solved chain (root first) and rebuild positions.
-fn clamp_chain(p: &mut [(f64, f64)], lengths: &[f64], lim: &[JointLimit]) {
+fn clamp_chain(p: &mut [(f64, f64)], lengths: &[f64], lim: &[JointLimit]) -> bool {
     let mut parent_prev = 0.0;
+    let mut any = false;
     for i in 0..lengths.len() {
         let abs = (p[i + 1].1 - p[i].1).atan2(p[i + 1].0 - p[i].0);
         let parent = if lim[i].linked && i > 0 {
@@ -346,6 +413,7 @@ fn clamp_chain(p: &mut [(f64, f64)], lengths: &[f64], lim: &[JointLimit]) {
             lim[i].parent_abs
         };
         let (a, c) = lim[i].clamp_abs(abs, parent);
+        any |= c;
         if c {
             p[i + 1] = (p[i].0 + a.cos() * lengths[i], p[i].1 + a.sin() * lengths[i]);
         } else {
@@ -353,11 +421,74 @@ fn clamp_chain(p: &mut [(f64, f64)], lengths: &[f64], lim: &[JointLimit]) {
             let (dx, dy) = (p[i + 1].0 - p[i].0, p[i + 1].1 - p[i].1);
             let len = dx.hypot(dy);
             if len >= 1e-9 {
-                p[i + 1] = (p[i].0 + dx / len * lengths[i], p[i].1 + dy / len * lengths[i]);
+                p[i + 1] = (
+                    p[i].0 + dx / len * lengths[i],
+                    p[i].1 + dy / len * lengths[i],
+                );
             }
         }
         parent_prev = a;
     }
+    any
+}
+
+/// Tip of a chain laid out from `start` with absolute angles.
+fn chain_tip(start: (f64, f64), abs: &[f64], lengths: &[f64]) -> (f64, f64) {
+    let (mut x, mut y) = start;
+    for (a, l) in abs.iter().zip(lengths) {
+        x += a.cos() * l;
+        y += a.sin() * l;
+    }
+    (x, y)
+}
+
+/// Limit-aware cyclic coordinate descent, used to re-solve after a clamp
+/// left FABRIK short of the target. Rotates joints tip-first toward the
+/// target, clamping each; linked descendants follow. Returns the distance.
+fn ccd_refine(
+    start: (f64, f64),
+    lengths: &[f64],
+    target: (f64, f64),
+    lim: &[JointLimit],
+    abs: &mut [f64],
+    tolerance: f64,
+    sweeps: usize,
+) -> f64 {
+    let n = abs.len();
+    let mut tip = chain_tip(start, abs, lengths);
+    let mut dist = (target.0 - tip.0).hypot(target.1 - tip.1);
+    for _ in 0..sweeps {
+        if dist <= tolerance {
+            break;
+        }
+        for i in (0..n).rev() {
+            // joint position of bone i
+            let joint = chain_tip(start, &abs[..i], &lengths[..i]);
+            let (vx, vy) = (tip.0 - joint.0, tip.1 - joint.1);
+            let (wx, wy) = (target.0 - joint.0, target.1 - joint.1);
+            let delta = (vx * wy - vy * wx).atan2(vx * wx + vy * wy);
+            if !delta.is_finite() || delta == 0.0 {
+                continue;
+            }
+            let parent = if lim[i].linked && i > 0 {
+                abs[i - 1]
+            } else {
+                lim[i].parent_abs
+            };
+            let (a, _) = lim[i].clamp_abs(abs[i] + delta, parent);
+            let applied = a - abs[i];
+            abs[i] = a;
+            for j in i + 1..n {
+                if !lim[j].linked {
+                    break;
+                }
+                abs[j] += applied;
+            }
+            tip = chain_tip(start, abs, lengths);
+        }
+        dist = (target.0 - tip.0).hypot(target.1 - tip.1);
+    }
+    dist
 }
 
 #[cfg(test)]
@@ -404,7 +535,13 @@ mod tests {
         let lens = [10.0, 10.0, 10.0];
         // (A target on the straight initial layout only bends through
         // rounding noise, as in the engine; (5, 20) converges.)
-        let r = solve_chain((0.0, 0.0), &lens, (5.0, 20.0), &ChainOptions::default(), None);
+        let r = solve_chain(
+            (0.0, 0.0),
+            &lens,
+            (5.0, 20.0),
+            &ChainOptions::default(),
+            None,
+        );
         assert!(r.reached && r.distance <= 0.5);
         let mut x = 0.0;
         let mut y = 0.0;
@@ -413,14 +550,32 @@ mod tests {
             y += a.sin() * l;
         }
         assert!(((x - 5.0).hypot(y - 20.0) - r.distance).abs() < 1e-9);
-        let u = solve_chain((0.0, 0.0), &lens, (0.0, 40.0), &ChainOptions::default(), None);
+        let u = solve_chain(
+            (0.0, 0.0),
+            &lens,
+            (0.0, 40.0),
+            &ChainOptions::default(),
+            None,
+        );
         assert!(!u.reached);
         assert_eq!(u.distance, 10.0);
         assert_eq!(u.angles, vec![PI / 2.0; 3]);
-        let exact = solve_chain((0.0, 0.0), &lens, (30.0, 0.0), &ChainOptions::default(), None);
+        let exact = solve_chain(
+            (0.0, 0.0),
+            &lens,
+            (30.0, 0.0),
+            &ChainOptions::default(),
+            None,
+        );
         assert!(!exact.reached);
         assert_eq!(exact.distance, 0.0);
-        let root = solve_chain((2.0, 2.0), &lens, (2.0, 2.0), &ChainOptions::default(), None);
+        let root = solve_chain(
+            (2.0, 2.0),
+            &lens,
+            (2.0, 2.0),
+            &ChainOptions::default(),
+            None,
+        );
         assert_eq!(root.angles, vec![0.0, PI, 0.0]);
         assert!(root.reached);
         let e = solve_chain((0.0, 0.0), &[], (1.0, 1.0), &ChainOptions::default(), None);
@@ -485,7 +640,13 @@ mod tests {
                 ..JointLimit::free(i > 0, 0.0, 0.0)
             })
             .collect();
-        let r = solve_chain((0.0, 0.0), &lens, (0.0, 20.0), &ChainOptions::default(), Some(&lim));
+        let r = solve_chain(
+            (0.0, 0.0),
+            &lens,
+            (0.0, 20.0),
+            &ChainOptions::default(),
+            Some(&lim),
+        );
         let mut parent = 0.0;
         for a in &r.angles {
             let add = normalize_angle(a - parent);

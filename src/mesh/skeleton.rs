@@ -201,8 +201,22 @@ mod tests {
         ]);
         let r = sk.rest();
         assert_eq!(sk.names(), vec!["base", "limb"]);
-        assert_eq!(r[0].1, BoneWorld { x: 50.0, y: -10.0, angle: 0.0 });
-        assert_eq!(r[1].1, BoneWorld { x: 65.0, y: -10.0, angle: 0.0 });
+        assert_eq!(
+            r[0].1,
+            BoneWorld {
+                x: 50.0,
+                y: -10.0,
+                angle: 0.0
+            }
+        );
+        assert_eq!(
+            r[1].1,
+            BoneWorld {
+                x: 65.0,
+                y: -10.0,
+                angle: 0.0
+            }
+        );
         assert_eq!(sk.tip(&r, "limb"), Some((70.0, -10.0)));
         assert_eq!(sk.tip(&r, "nope"), None);
     }
