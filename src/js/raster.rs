@@ -156,7 +156,8 @@ impl Framebuffer {
                 let at = |k: usize| w0 * v[0][k] + w1 * v[1][k] + w2 * v[2][k];
                 let z = at(2);
                 let i = py as usize * self.width as usize + px as usize;
-                if !(z < self.depth[i]) {
+                // NaN depth never passes
+                if z.partial_cmp(&self.depth[i]) != Some(std::cmp::Ordering::Less) {
                     continue;
                 }
                 let texel = tex.map_or([255.0; 4], |t| t.sample(at(3), at(4)));
@@ -165,8 +166,8 @@ impl Framebuffer {
                 }
                 let a = texel[3] / 255.0;
                 let o = i * 4;
-                for c in 0..3 {
-                    let src = (at(5 + c) / 255.0).clamp(0.0, 1.0) * texel[c];
+                for (c, &tc) in texel.iter().take(3).enumerate() {
+                    let src = (at(5 + c) / 255.0).clamp(0.0, 1.0) * tc;
                     let dst = self.rgba[o + c] as f32;
                     self.rgba[o + c] = (src * a + dst * (1.0 - a)).round().clamp(0.0, 255.0) as u8;
                 }
