@@ -145,6 +145,8 @@ test('fromSlice null paths log, symbols throw', () => {
     ok(rec.logs[3].includes('f1'), 'frame name in message');
     is(rec.logs.length, 4);
     throws(() => api.fromSlice(sheet, Symbol('x')), TypeError);
+    const symFrame = { ...sheet, frames: () => [Symbol('f'), Symbol('g')], info: () => null };
+    throws(() => api.fromSlice(symFrame, 'arm'), TypeError, 'symbol frame name');
     is(rec.logs.length, 4);
     delete globalThis.engine;
 });
