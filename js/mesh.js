@@ -142,25 +142,35 @@ export function createSkeleton(spec) {
         }
     }
 
+    // §5.2: JS reads the live spec (coercions, parent lookup as `out[b.parent]`
+    // over the bones computed so far); the math runs in Rust (mesh::pose_flat).
     function pose(angles) {
         const add = isObj(angles) ? angles : {};
-        const out = Object.create(null);
-        for (const name of order) {
+        const n = order.length;
+        const buf = new Float64Array(8 * n);
+        const seen = new Map();
+        for (let k = 0; k < n; k++) {
+            const name = order[k];
             const b = bone(name);
-            const parent = b.parent && out[b.parent] ? out[b.parent] : null;
-            const local = restAngle(name) + N0(add[name]);
-            let x, y, angle;
-            if (parent) {
-                angle = normalizeAngle(parent.angle + local);
-                const len = restLen(b.parent);
-                x = parent.x + Math.cos(parent.angle) * len;
-                y = parent.y + Math.sin(parent.angle) * len;
+            const p = b.parent;
+            const pi = p && typeof p !== 'symbol' ? seen.get(String(p)) : undefined;
+            const o = 8 * k;
+            buf[o + 1] = restAngle(name) + N0(add[name]);
+            if (pi !== undefined) {
+                buf[o] = pi;
+                buf[o + 4] = restLen(p);
             } else {
-                angle = local;
-                x = N0(b.x);
-                y = N0(b.y);
+                buf[o] = -1;
+                buf[o + 2] = N0(b.x);
+                buf[o + 3] = N0(b.y);
             }
-            out[name] = { x, y, angle };
+            seen.set(name, k);
+        }
+        nat.pose(buf);
+        const out = Object.create(null);
+        for (let k = 0; k < n; k++) {
+            const o = 8 * k;
+            out[order[k]] = { x: buf[o + 5], y: buf[o + 6], angle: buf[o + 7] };
         }
         return out;
     }

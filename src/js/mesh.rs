@@ -10,6 +10,8 @@
 //!   the caller's `Float32Array`; `boneBuf` holds 7 numbers per bone
 //!   `[valid, cur.x, cur.y, cur.angle, rest.x, rest.y, rest.angle]`;
 //! - `unroll(part, scratch, flat, k)` → `true` when it copied `k` vertices;
+//! - `pose(buf)` → §5.2 in place on a `Float64Array`, 8 numbers per bone
+//!   (see [`crate::mesh::pose_flat`]);
 //! - `twoBone([sx, sy, l1, l2, tx, ty, side], limits?)` → `[a1, a2, ex, ey, reached]`;
 //! - `chain([sx, sy, tx, ty, iterations, tolerance], lengths, limits?)` →
 //!   `[reached, distance, ...angles]`.
@@ -27,8 +29,8 @@ use rquickjs::{
 
 use super::buffers::{with_f32_mut, with_f64_mut};
 use crate::mesh::{
-    Blend, BoneDelta, ChainOptions, JointLimit, MeshPart, deform_part, solve_chain, solve_two_bone,
-    solve_two_bone_limited,
+    Blend, BoneDelta, ChainOptions, JointLimit, MeshPart, deform_part, pose_flat, solve_chain,
+    solve_two_bone, solve_two_bone_limited,
 };
 
 /// A part's native copy plus per-frame scratch (no allocation per frame).
@@ -142,6 +144,10 @@ fn unroll<'js>(
     Ok(ok)
 }
 
+fn pose<'js>(ctx: Ctx<'js>, buf: TypedArray<'js, f64>) -> Result<()> {
+    with_f64_mut(&ctx, &buf, pose_flat)
+}
+
 fn limits_from(flat: &[f64]) -> Vec<JointLimit> {
     flat.chunks_exact(5)
         .map(|c| JointLimit {
@@ -200,7 +206,9 @@ pub struct MeshNative;
 
 impl ModuleDef for MeshNative {
     fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
-        for name in ["newPart", "setTris", "deform", "unroll", "twoBone", "chain"] {
+        for name in [
+            "newPart", "setTris", "deform", "unroll", "pose", "twoBone", "chain",
+        ] {
             decl.declare(name)?;
         }
         Ok(())
@@ -211,6 +219,7 @@ impl ModuleDef for MeshNative {
         exports.export("setTris", Function::new(ctx.clone(), set_tris)?)?;
         exports.export("deform", Function::new(ctx.clone(), deform)?)?;
         exports.export("unroll", Function::new(ctx.clone(), unroll)?)?;
+        exports.export("pose", Function::new(ctx.clone(), pose)?)?;
         exports.export("twoBone", Function::new(ctx.clone(), two_bone)?)?;
         exports.export("chain", Function::new(ctx.clone(), chain)?)?;
         Ok(())

@@ -27,7 +27,7 @@ pub use ik::{
     solve_two_bone_limited,
 };
 pub use part::{Blend, Influence, MeshPart};
-pub use skeleton::{BoneData, BoneWorld, SkeletonData, order_bones};
+pub use skeleton::{BoneData, BoneWorld, POSE_STRIDE, SkeletonData, order_bones, pose_flat};
 
 use std::f64::consts::PI;
 

@@ -108,33 +108,37 @@ impl SkeletonData {
     /// §5.2: world transforms for additive angles (looked up by name; a
     /// missing name adds 0). Result is in bone order, paired with names.
     pub fn pose(&self, add: impl Fn(&str) -> f64) -> Vec<(&str, BoneWorld)> {
-        let mut out: Vec<(&str, BoneWorld)> = Vec::with_capacity(self.order.len());
-        for &i in &self.order {
+        let mut buf = vec![0.0; self.order.len() * POSE_STRIDE];
+        for (k, &i) in self.order.iter().enumerate() {
             let b = &self.bones[i];
-            let parent = b
-                .parent
-                .as_deref()
-                .filter(|p| !p.is_empty())
-                .and_then(|p| out.iter().find(|(n, _)| *n == p).map(|(_, w)| (p, *w)));
-            let local = n0(b.angle) + n0(add(&b.name));
-            let w = match parent {
-                Some((pname, pw)) => {
-                    let plen = self.bone(pname).map_or(0.0, |pb| finite_or(pb.length, 0.0));
-                    BoneWorld {
-                        x: pw.x + pw.angle.cos() * plen,
-                        y: pw.y + pw.angle.sin() * plen,
-                        angle: normalize_angle(pw.angle + local),
-                    }
-                }
-                None => BoneWorld {
-                    x: n0(b.x),
-                    y: n0(b.y),
-                    angle: local,
-                },
-            };
-            out.push((b.name.as_str(), w));
+            let parent = b.parent.as_deref().filter(|p| !p.is_empty()).and_then(|p| {
+                self.order[..k]
+                    .iter()
+                    .position(|&j| self.bones[j].name == p)
+            });
+            let r = &mut buf[k * POSE_STRIDE..k * POSE_STRIDE + 5];
+            r[0] = parent.map_or(-1.0, |p| p as f64);
+            r[1] = n0(b.angle) + n0(add(&b.name));
+            r[2] = n0(b.x);
+            r[3] = n0(b.y);
+            r[4] = parent.map_or(0.0, |p| finite_or(self.bones[self.order[p]].length, 0.0));
         }
-        out
+        pose_flat(&mut buf);
+        self.order
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                let o = &buf[k * POSE_STRIDE + 5..k * POSE_STRIDE + 8];
+                (
+                    self.bones[i].name.as_str(),
+                    BoneWorld {
+                        x: o[0],
+                        y: o[1],
+                        angle: o[2],
+                    },
+                )
+            })
+            .collect()
     }
 
     /// §5.3 `rest()`: the pose with no additive angles.
@@ -147,6 +151,39 @@ impl SkeletonData {
         let (_, p) = pose.iter().find(|(n, _)| *n == name)?;
         let len = self.bone(name).map_or(0.0, |b| finite_or(b.length, 0.0));
         Some((p.x + p.angle.cos() * len, p.y + p.angle.sin() * len))
+    }
+}
+
+/// Numbers per bone in a [`pose_flat`] buffer.
+pub const POSE_STRIDE: usize = 8;
+
+/// §5.2 on a flat buffer, bones in parent-first order, [`POSE_STRIDE`]
+/// numbers each: inputs `[parent, local, rootX, rootY, parentLen]` and
+/// outputs `[x, y, angle]`. `parent` is the index of an **earlier** bone or
+/// −1 (root); `local` = rest angle + additive angle; `parentLen` = the
+/// parent's rest length. A child starts at its parent's tip and gets
+/// `normalizeAngle(parent.angle + local)`; a root keeps `local` as is.
+/// This is the pose math behind both [`SkeletonData::pose`] and the JS
+/// `rig.pose()`.
+pub fn pose_flat(buf: &mut [f64]) {
+    for k in 0..buf.len() / POSE_STRIDE {
+        let o = k * POSE_STRIDE;
+        let (parent, local) = (buf[o], buf[o + 1]);
+        let (x, y, angle) = if parent >= 0.0 && (parent as usize) < k {
+            let p = parent as usize * POSE_STRIDE;
+            let (px, py, pa) = (buf[p + 5], buf[p + 6], buf[p + 7]);
+            let len = buf[o + 4];
+            (
+                px + pa.cos() * len,
+                py + pa.sin() * len,
+                normalize_angle(pa + local),
+            )
+        } else {
+            (buf[o + 2], buf[o + 3], local)
+        };
+        buf[o + 5] = x;
+        buf[o + 6] = y;
+        buf[o + 7] = angle;
     }
 }
 
@@ -219,6 +256,17 @@ mod tests {
         );
         assert_eq!(sk.tip(&r, "limb"), Some((70.0, -10.0)));
         assert_eq!(sk.tip(&r, "nope"), None);
+    }
+
+    #[test]
+    fn pose_flat_later_parent_index_is_a_root() {
+        // bone 0 claims parent 1 (not yet computed) → behaves as a root
+        let mut buf = [
+            1.0, 0.5, 3.0, 4.0, 9.0, 0.0, 0.0, 0.0, -1.0, 0.25, 7.0, 8.0, 0.0, 0.0, 0.0, 0.0,
+        ];
+        pose_flat(&mut buf);
+        assert_eq!(&buf[5..8], &[3.0, 4.0, 0.5]);
+        assert_eq!(&buf[13..16], &[7.0, 8.0, 0.25]);
     }
 
     #[test]
