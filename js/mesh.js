@@ -144,11 +144,34 @@ export function createSkeleton(spec) {
 
     // §5.2: JS reads the live spec (coercions, parent lookup as `out[b.parent]`
     // over the bones computed so far); the math runs in Rust (mesh::pose_flat).
+    // Scratch reused across calls (a re-entrant call from a spec getter gets its own).
+    const poseBuf = new Float64Array(8 * order.length);
+    const poseSeen = new Map();
+    let posing = false;
     function pose(angles) {
         const add = isObj(angles) ? angles : {};
         const n = order.length;
-        const buf = new Float64Array(8 * n);
-        const seen = new Map();
+        const reuse = !posing;
+        const buf = reuse ? poseBuf : new Float64Array(8 * n);
+        const seen = reuse ? poseSeen : new Map();
+        seen.clear();
+        posing = true;
+        try {
+            fillPose(add, buf, seen);
+        } finally {
+            if (reuse) posing = false;
+        }
+        nat.pose(buf);
+        const out = Object.create(null);
+        for (let k = 0; k < n; k++) {
+            const o = 8 * k;
+            out[order[k]] = { x: buf[o + 5], y: buf[o + 6], angle: buf[o + 7] };
+        }
+        return out;
+    }
+
+    function fillPose(add, buf, seen) {
+        const n = order.length;
         for (let k = 0; k < n; k++) {
             const name = order[k];
             const b = bone(name);
@@ -166,13 +189,6 @@ export function createSkeleton(spec) {
             }
             seen.set(name, k);
         }
-        nat.pose(buf);
-        const out = Object.create(null);
-        for (let k = 0; k < n; k++) {
-            const o = 8 * k;
-            out[order[k]] = { x: buf[o + 5], y: buf[o + 6], angle: buf[o + 7] };
-        }
-        return out;
     }
 
     return {
