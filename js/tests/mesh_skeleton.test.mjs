@@ -116,4 +116,17 @@ test('spec() is the caller object and later mutation is visible', () => {
     json(createSkeleton(['r', 's']).bones(), ['1', '0'], 'arrays are objects; keys are indices');
 });
 
+test('pose is re-entrant (a spec getter may pose again)', () => {
+    let rig = null;
+    let inner = null;
+    let started = false;
+    const spec = { a: { x: 1, length: 2 }, b: { parent: 'a', get angle() { if (!started) { started = true; inner = rig.pose({ a: 1 }); } return 0.5; } } };
+    rig = createSkeleton(spec);
+    const p = rig.pose({});
+    json(p.b, { x: 3, y: 0, angle: 0.5 });
+    json(inner.a, { x: 1, y: 0, angle: 1 });
+    json(inner.b, { x: 1 + Math.cos(1) * 2, y: Math.sin(1) * 2, angle: 1.5 });
+    json(rig.pose({}).b, { x: 3, y: 0, angle: 0.5 }, 'scratch still consistent');
+});
+
 done('mesh_skeleton');
