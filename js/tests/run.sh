@@ -59,6 +59,8 @@ run missing-import 1 "$qjs" "$h/missing_import.mjs" && has missing-import-msg er
 run jobs 0 "$qjs" "$h/jobs.mjs" && out_is jobs 'job 1
 awaited 42
 job 2'
+run unhandled 1 "$qjs" "$h/unhandled.mjs" && { has unhandled-msg err 'nobody catches me'; out_is unhandled-stdout 'end of module'; }
+run handled 0 "$qjs" "$h/handled.mjs" && out_is handled 'caught caught later'
 run missing-file 1 "$qjs" "$tmp/nope.mjs" && { lines missing-file-oneline err 1; has missing-file-msg err 'nope.mjs'; }
 run no-args 2 "$qjs" && lines no-args-oneline err 1
 run bad-option 2 "$qjs" --frobnicate "$h/print.mjs" && { lines bad-option-oneline err 1; has bad-option-msg err '--frobnicate'; }

@@ -4,10 +4,13 @@
 //! its own, the default CPU `engine` of [`super::engine`].
 //!
 //! Exit status: 0 on normal completion (pending jobs drained), 1 when the
-//! module throws, its evaluation promise rejects, a job fails, or FILE
-//! cannot be read; the error (message + stack) goes to stderr.
+//! module throws, its evaluation promise rejects, a job fails, a promise
+//! rejection is still unhandled at the end, or FILE cannot be read; the
+//! error (message + stack) goes to stderr.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use rquickjs::{
     CatchResultExt, Context, Ctx, Function, Module, Object, Runtime, Value, convert::Coerced,
@@ -118,6 +121,20 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
+    // (unhandled count, last unhandled reason)
+    let rejections: Rc<RefCell<(i64, Option<String>)>> = Rc::new(RefCell::new((0, None)));
+    let tracker = rejections.clone();
+    rt.set_host_promise_rejection_tracker(Some(Box::new(
+        move |ctx: Ctx<'_>, _promise: Value<'_>, reason: Value<'_>, handled: bool| {
+            let mut t = tracker.borrow_mut();
+            if handled {
+                t.0 -= 1;
+            } else {
+                t.0 += 1;
+                t.1 = Some(describe(&ctx, &reason));
+            }
+        },
+    )));
     rt.set_loader(
         HostResolver {
             aliases: opts.builtins,
@@ -167,6 +184,14 @@ pub fn run(opts: &Options) -> i32 {
                 status = 1;
             }
         }
+    }
+    let (pending, reason) = rejections.borrow().clone();
+    if status == 0 && pending > 0 {
+        eprintln!(
+            "Possibly unhandled promise rejection: {}",
+            reason.unwrap_or_default()
+        );
+        status = 1;
     }
     status
 }
