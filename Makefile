@@ -12,9 +12,9 @@ LIB_SO   := target/release/libre2d.so
 
 TEST_TARGETS  :=
 DEMO_TARGETS  :=
-BENCH_TARGETS :=
+BENCH_TARGETS := bench-core
 
-.PHONY: all release header header-check test cargo-test demo bench install clean
+.PHONY: all release header header-check test cargo-test demo demo-core bench bench-core install clean
 
 all: release
 
@@ -27,8 +27,12 @@ $(CBINDGEN):
 	$(CARGO) install --quiet --locked --root $(TOOLS) cbindgen --version $(CBINDGEN_VERSION)
 
 # Regenerate include/rotsprite_math.h with the pinned cbindgen.
+# cbindgen emits all types before all functions; tools/order_header.py restores
+# the declaration order of c-abi.md §1 (whole declarations, nothing edited).
 header: $(CBINDGEN)
-	$(CBINDGEN) --config cbindgen.toml --crate re2d --output include/rotsprite_math.h --quiet
+	@mkdir -p target
+	$(CBINDGEN) --config cbindgen.toml --crate re2d --output target/rotsprite_math.raw.h --quiet
+	python3 tools/order_header.py target/rotsprite_math.raw.h include/rotsprite_math.h
 
 # Fails when the committed header is not what cbindgen generates now.
 header-check: header
@@ -40,9 +44,16 @@ cargo-test:
 test: header-check cargo-test $(TEST_TARGETS)
 	@echo "make test: all test targets passed"
 
-demo: release $(DEMO_TARGETS)
+demo: release demo-core $(DEMO_TARGETS)
+
+# Renders a generated atlas walking and turning (smooth 512 and pixel 128) into out/.
+demo-core:
+	$(CARGO) run --release --example demo -- out
 
 bench: $(BENCH_TARGETS)
+
+bench-core:
+	$(CARGO) bench --bench core
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
