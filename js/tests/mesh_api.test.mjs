@@ -261,6 +261,9 @@ test('engine stub: created on demand, exact shape, no submitMesh', () => {
     const api = installMesh({});
     is(api.draw(createPart({ verts: [1, 1] })), 0, 'undrawable: no stub');
     ok(!('__r2d_engine_stub' in globalThis));
+    is(api.draw(createPart({ verts: [1, 1, 2, 2], tris: [0, 1] })), 0, 'tris % 3 != 0');
+    ok('__r2d_engine_stub' in globalThis, 'the stub was created before the % 3 check');
+    delete globalThis.__r2d_engine_stub;
     throws(() => api.draw(quad()), TypeError, 'stub lacks submitMesh');
     const stub = globalThis.__r2d_engine_stub;
     keys(stub, ['time', 'dt', 'frame', 'fps', 'seed', 'agent', 'headless', 'paused', 'now', 'log', 'setUpdate', 'setRender',
