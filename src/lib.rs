@@ -20,8 +20,11 @@
 )]
 
 pub mod math;
+pub mod mesh;
 pub mod model;
 pub mod rotsprite;
 pub mod sprite;
 
 mod ffi;
+#[cfg(feature = "js")]
+pub mod js;
