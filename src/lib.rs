@@ -20,11 +20,15 @@
 )]
 
 pub mod math;
+pub mod mesh;
 pub mod model;
 pub mod rotsprite;
+pub mod sprite;
 /// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.
 ///
 /// cbindgen:ignore
 pub mod surface;
 
 mod ffi;
+#[cfg(feature = "js")]
+pub mod js;

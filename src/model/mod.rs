@@ -28,7 +28,9 @@ mod pose;
 pub use animation::{Animations, Clip, Sample, Track, sample_clip, validate_animations};
 pub use asset::{PixelRect, normalize_rot_pose, relative_asset, rot_pixel_rect};
 pub use definition::{Bind, Bone, Definition, Part, Socket, validate_definition};
-pub use pose::{ModelPose, Record, RigInput, build_model_pose, model_joints, socket_matrix};
+pub use pose::{
+    ModelPose, Record, RigInput, build_model_pose, model_joints, rows_to_c, socket_matrix,
+};
 
 /// The JS error class of a model error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -102,7 +102,8 @@ impl AnimeWorkspace {
 /// A vector of `n` copies of `v`, or `OutOfMemory` instead of aborting.
 fn try_filled<T: Clone>(n: usize, v: T) -> Result<Vec<T>, RenderError> {
     let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| RenderError::OutOfMemory)?;
+    out.try_reserve_exact(n)
+        .map_err(|_| RenderError::OutOfMemory)?;
     out.resize(n, v);
     Ok(out)
 }

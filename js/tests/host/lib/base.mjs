@@ -1,0 +1,2 @@
+// re2d host check helper.
+export const base = 41;

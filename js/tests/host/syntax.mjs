@@ -1,0 +1,2 @@
+// re2d host check: a syntax error exits 1.
+let x = ;

@@ -1,0 +1,28 @@
+# re2d QuickJS host: build re2d-qjs, JS tests, mesh demo and bench; included by the top Makefile.
+#
+#   make qjs        build target/release/re2d-qjs (feature `js`)
+#   make js-test    Rust unit tests of src/js, then js/tests/run.sh (every js/tests/*.test.mjs + CLI checks)
+#   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
+#   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
+
+QJS := target/release/re2d-qjs
+
+TEST_TARGETS  += js-test
+DEMO_TARGETS  += demo-mesh
+BENCH_TARGETS += bench-js
+
+.PHONY: qjs js-test demo-mesh bench-js
+
+qjs:
+	$(CARGO) build --release --features js --bin re2d-qjs
+
+js-test: qjs
+	$(CARGO) test --release --features js --lib -- js::
+	bash js/tests/run.sh $(QJS)
+
+demo-mesh: qjs
+	mkdir -p out
+	$(QJS) --size 320x240 js/demo/mesh_arm.mjs out 4
+
+bench-js: qjs
+	$(QJS) js/bench/mesh.bench.mjs

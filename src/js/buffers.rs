@@ -1,0 +1,38 @@
+//! The single audited place where JS typed-array memory is read or written
+//! from Rust without copying (style.md §4.5).
+
+use rquickjs::{Ctx, Exception, Result, TypedArray};
+
+macro_rules! slice_fn {
+    ($name:ident, $t:ty) => {
+        /// Run `f` on the elements of a typed array as a mutable slice.
+        ///
+        /// The slice never outlives the call and no JS code runs while it
+        /// exists (`f` is plain Rust), so QuickJS cannot detach or resize the
+        /// buffer under it. A detached array throws a `TypeError`.
+        pub fn $name<'js, R>(
+            ctx: &Ctx<'js>,
+            array: &TypedArray<'js, $t>,
+            f: impl FnOnce(&mut [$t]) -> R,
+        ) -> Result<R> {
+            let raw = array
+                .as_raw()
+                .ok_or_else(|| Exception::throw_type(ctx, "typed array is detached"))?;
+            let len = raw.len() / std::mem::size_of::<$t>();
+            if len == 0 {
+                return Ok(f(&mut []));
+            }
+            let ptr = raw.as_ptr() as *mut $t;
+            // SAFETY: `as_raw` gives the live byte range of this view (offset
+            // and length applied); typed-array element storage is aligned for
+            // the element type (QuickJS rejects misaligned views). The borrow
+            // is confined to `f`, during which no JS runs.
+            #[allow(unsafe_code)]
+            let slice = unsafe { std::slice::from_raw_parts_mut(ptr, len) };
+            Ok(f(slice))
+        }
+    };
+}
+
+slice_fn!(with_f32_mut, f32);
+slice_fn!(with_f64_mut, f64);

@@ -1,0 +1,197 @@
+//! Running a script the way `re2d-qjs FILE.mjs [args…]` does (issue 3 §1):
+//! evaluate FILE as an ES module with `print`, `console.log`, `scriptArgs`,
+//! the built-in modules of [`super::modules`] and, unless the script brings
+//! its own, the default CPU `engine` of [`super::engine`].
+//!
+//! Exit status: 0 on normal completion (pending jobs drained), 1 when the
+//! module throws, its evaluation promise rejects, a job fails, a promise
+//! rejection is still unhandled at the end, or FILE cannot be read; the
+//! error (message + stack) goes to stderr.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use rquickjs::{
+    CatchResultExt, Context, Ctx, Function, Module, Object, Runtime, Value, convert::Coerced,
+    function::Rest,
+};
+
+use super::modules::{HostLoader, HostResolver, normalize};
+
+/// What to run and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The module file.
+    pub file: PathBuf,
+    /// `scriptArgs` after the file name.
+    pub args: Vec<String>,
+    /// Path aliases to built-in modules (`--no-builtins` turns them off).
+    pub builtins: bool,
+    /// Install the default engine (`--no-engine` turns it off).
+    pub engine: bool,
+    /// Default engine framebuffer size (`--size WxH`).
+    pub size: (u32, u32),
+}
+
+fn join_args(args: Rest<Coerced<String>>) -> String {
+    args.0
+        .into_iter()
+        .map(|c| c.0)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> {
+    let g = ctx.globals();
+    g.set(
+        "print",
+        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
+            println!("{}", join_args(a))
+        })?,
+    )?;
+    let console = Object::new(ctx.clone())?;
+    console.set(
+        "log",
+        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
+            println!("{}", join_args(a))
+        })?,
+    )?;
+    console.set(
+        "error",
+        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
+            eprintln!("{}", join_args(a))
+        })?,
+    )?;
+    g.set("console", console)?;
+    let mut sa = vec![opts.file.to_string_lossy().into_owned()];
+    sa.extend(opts.args.iter().cloned());
+    g.set("scriptArgs", sa)?;
+    if opts.engine {
+        g.set(
+            "engine",
+            super::engine::create(ctx, opts.size.0, opts.size.1)?,
+        )?;
+    }
+    Ok(())
+}
+
+/// Format a thrown JS value like `qjs`: `Name: message` then the stack.
+pub fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
+    let head = match v.get::<Coerced<String>>() {
+        Ok(s) => s.0,
+        Err(_) => {
+            let _ = ctx.catch();
+            "<unprintable value>".to_string()
+        }
+    };
+    let stack = v
+        .as_object()
+        .and_then(|o| o.get::<_, Option<String>>("stack").ok().flatten());
+    match stack {
+        Some(s) if !s.is_empty() => format!("{head}\n{}", s.trim_end()),
+        _ => head,
+    }
+}
+
+fn report<'js>(ctx: &Ctx<'js>, err: rquickjs::CaughtError<'js>) {
+    let text = match err {
+        rquickjs::CaughtError::Exception(e) => describe(ctx, &e.into_value()),
+        rquickjs::CaughtError::Value(v) => describe(ctx, &v),
+        rquickjs::CaughtError::Error(e) => e.to_string(),
+    };
+    eprintln!("{text}");
+}
+
+/// Run a script; returns the process exit status.
+pub fn run(opts: &Options) -> i32 {
+    let abs = std::path::absolute(&opts.file).unwrap_or_else(|_| opts.file.clone());
+    let name = normalize(&abs).to_string_lossy().into_owned();
+    let source = match std::fs::read(&opts.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("re2d-qjs: cannot read {}: {e}", opts.file.display());
+            return 1;
+        }
+    };
+    let rt = match Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("re2d-qjs: {e}");
+            return 1;
+        }
+    };
+    // (unhandled count, last unhandled reason)
+    let rejections: Rc<RefCell<(i64, Option<String>)>> = Rc::new(RefCell::new((0, None)));
+    let tracker = rejections.clone();
+    rt.set_host_promise_rejection_tracker(Some(Box::new(
+        move |ctx: Ctx<'_>, _promise: Value<'_>, reason: Value<'_>, handled: bool| {
+            let mut t = tracker.borrow_mut();
+            if handled {
+                t.0 -= 1;
+            } else {
+                t.0 += 1;
+                t.1 = Some(describe(&ctx, &reason));
+            }
+        },
+    )));
+    rt.set_loader(
+        HostResolver {
+            aliases: opts.builtins,
+        },
+        HostLoader,
+    );
+    let ctx = match Context::full(&rt) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("re2d-qjs: {e}");
+            return 1;
+        }
+    };
+    let mut status = ctx.with(|ctx| {
+        if let Err(e) = install_globals(&ctx, opts).catch(&ctx) {
+            report(&ctx, e);
+            return 1;
+        }
+        let evaluated = Module::declare(ctx.clone(), name.as_str(), source)
+            .and_then(|m| m.eval())
+            .catch(&ctx);
+        let promise = match evaluated {
+            Ok((_, p)) => p,
+            Err(e) => {
+                report(&ctx, e);
+                return 1;
+            }
+        };
+        match promise.finish::<()>().catch(&ctx) {
+            Ok(()) => 0,
+            Err(rquickjs::CaughtError::Error(rquickjs::Error::WouldBlock)) => 0,
+            Err(e) => {
+                report(&ctx, e);
+                1
+            }
+        }
+    });
+    loop {
+        match rt.execute_pending_job() {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(job) => {
+                job.0.with(|ctx| {
+                    let v = ctx.catch();
+                    eprintln!("{}", describe(&ctx, &v));
+                });
+                status = 1;
+            }
+        }
+    }
+    let (pending, reason) = rejections.borrow().clone();
+    if status == 0 && pending > 0 {
+        eprintln!(
+            "Possibly unhandled promise rejection: {}",
+            reason.unwrap_or_default()
+        );
+        status = 1;
+    }
+    status
+}

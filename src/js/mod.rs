@@ -1,0 +1,18 @@
+//! re2d QuickJS host (feature `js`): built-in ES modules, the native `mesh`
+//! adapter and a default CPU `engine`.
+//!
+//! | file | role | spec |
+//! |---|---|---|
+//! | [`modules`] | the built-in module table (aliases), resolver and loader | issue 3 §2 |
+//! | [`mesh`] | native module `re2d/native/mesh` behind `js/mesh.js` | js-mesh.md §3, §4, §7, §8.4 |
+//! | [`buffers`] | the one audited typed-array access | — |
+//! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
+//! | [`engine`] | default `globalThis.engine` over [`raster`] | issue 3 §5 |
+//! | [`host`] | running a file as the `re2d-qjs` CLI does | issue 3 §1 |
+
+pub mod buffers;
+pub mod engine;
+pub mod host;
+pub mod mesh;
+pub mod modules;
+pub mod raster;

@@ -1,0 +1,249 @@
+//! CPU triangle rasteriser behind the default `engine.submitMesh` (issue 3 §5).
+//!
+//! Input is the `draw` vertex layout of js-mesh.md §7/§8.4: 8 floats per
+//! vertex `x, y, z, u, v, r, g, b`, three vertices per triangle, in pixel
+//! coordinates (y down). Depth test: a fragment is kept when its depth is
+//! **smaller** than the stored one (smaller is nearer). Colour = vertex
+//! colour / 255 × texel (nearest sampling, UV 0..1 across the texture);
+//! texel alpha blends "over"; alpha 0 is discarded without writing depth.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::Path;
+
+/// An RGBA8 texture.
+#[derive(Clone, Debug)]
+pub struct Texture {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Row-major RGBA8.
+    pub rgba: Vec<u8>,
+}
+
+impl Texture {
+    /// Decode a PNG file (any colour type) into RGBA8.
+    pub fn load_png(path: &Path) -> Result<Texture, String> {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut dec = png::Decoder::new(BufReader::new(file));
+        dec.set_transformations(png::Transformations::normalize_to_color8());
+        let mut reader = dec
+            .read_info()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| format!("{}: image too large", path.display()))?;
+        let mut buf = vec![0; size];
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let (w, h) = (info.width, info.height);
+        let px = (w * h) as usize;
+        let rgba = match info.color_type {
+            png::ColorType::Rgba => buf[..px * 4].to_vec(),
+            png::ColorType::Rgb => buf[..px * 3]
+                .chunks_exact(3)
+                .flat_map(|c| [c[0], c[1], c[2], 255])
+                .collect(),
+            png::ColorType::GrayscaleAlpha => buf[..px * 2]
+                .chunks_exact(2)
+                .flat_map(|c| [c[0], c[0], c[0], c[1]])
+                .collect(),
+            png::ColorType::Grayscale => buf[..px].iter().flat_map(|&g| [g, g, g, 255]).collect(),
+            png::ColorType::Indexed => {
+                return Err(format!("{}: unexpanded palette", path.display()));
+            }
+        };
+        Ok(Texture {
+            width: w,
+            height: h,
+            rgba,
+        })
+    }
+
+    fn sample(&self, u: f32, v: f32) -> [f32; 4] {
+        let tx = ((u * self.width as f32).floor() as i64).clamp(0, self.width as i64 - 1) as usize;
+        let ty =
+            ((v * self.height as f32).floor() as i64).clamp(0, self.height as i64 - 1) as usize;
+        let o = (ty * self.width as usize + tx) * 4;
+        let p = &self.rgba[o..o + 4];
+        [p[0] as f32, p[1] as f32, p[2] as f32, p[3] as f32]
+    }
+}
+
+/// An RGBA8 colour buffer with a float depth buffer.
+#[derive(Clone, Debug)]
+pub struct Framebuffer {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Row-major RGBA8, stride `4 · width`.
+    pub rgba: Vec<u8>,
+    /// One depth per pixel; `+∞` after a clear.
+    pub depth: Vec<f32>,
+}
+
+impl Framebuffer {
+    /// A transparent-black framebuffer.
+    pub fn new(width: u32, height: u32) -> Self {
+        let n = width as usize * height as usize;
+        Framebuffer {
+            width,
+            height,
+            rgba: vec![0; n * 4],
+            depth: vec![f32::INFINITY; n],
+        }
+    }
+
+    /// Fill with a colour and reset depth.
+    pub fn clear(&mut self, rgba: [u8; 4]) {
+        for p in self.rgba.chunks_exact_mut(4) {
+            p.copy_from_slice(&rgba);
+        }
+        self.depth.fill(f32::INFINITY);
+    }
+
+    /// Pixel at `(x, y)`.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let o = (y as usize * self.width as usize + x as usize) * 4;
+        [
+            self.rgba[o],
+            self.rgba[o + 1],
+            self.rgba[o + 2],
+            self.rgba[o + 3],
+        ]
+    }
+
+    /// Rasterise `count` unrolled vertices (`count / 3` triangles) from
+    /// `verts`; returns the number of triangles that covered any pixel.
+    pub fn draw_triangles(&mut self, verts: &[f32], count: usize, tex: Option<&Texture>) -> usize {
+        let tris = (count / 3).min(verts.len() / 24);
+        let mut drawn = 0;
+        for t in 0..tris {
+            let v = &verts[t * 24..t * 24 + 24];
+            if self.triangle([&v[0..8], &v[8..16], &v[16..24]], tex) {
+                drawn += 1;
+            }
+        }
+        drawn
+    }
+
+    fn triangle(&mut self, v: [&[f32]; 3], tex: Option<&Texture>) -> bool {
+        if v.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
+            return false;
+        }
+        let (x0, y0, x1, y1, x2, y2) = (v[0][0], v[0][1], v[1][0], v[1][1], v[2][0], v[2][1]);
+        let area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
+        if area == 0.0 {
+            return false;
+        }
+        let minx = x0.min(x1).min(x2).floor().max(0.0) as i64;
+        let miny = y0.min(y1).min(y2).floor().max(0.0) as i64;
+        let maxx = (x0.max(x1).max(x2).ceil() as i64).min(self.width as i64 - 1);
+        let maxy = (y0.max(y1).max(y2).ceil() as i64).min(self.height as i64 - 1);
+        let mut any = false;
+        for py in miny..=maxy {
+            for px in minx..=maxx {
+                let (sx, sy) = (px as f32 + 0.5, py as f32 + 0.5);
+                let w0 = ((x2 - x1) * (sy - y1) - (y2 - y1) * (sx - x1)) / area;
+                let w1 = ((x0 - x2) * (sy - y2) - (y0 - y2) * (sx - x2)) / area;
+                let w2 = 1.0 - w0 - w1;
+                if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                    continue;
+                }
+                let at = |k: usize| w0 * v[0][k] + w1 * v[1][k] + w2 * v[2][k];
+                let z = at(2);
+                let i = py as usize * self.width as usize + px as usize;
+                // NaN depth never passes
+                if z.partial_cmp(&self.depth[i]) != Some(std::cmp::Ordering::Less) {
+                    continue;
+                }
+                let texel = tex.map_or([255.0; 4], |t| t.sample(at(3), at(4)));
+                if texel[3] <= 0.0 {
+                    continue;
+                }
+                let a = texel[3] / 255.0;
+                let o = i * 4;
+                for (c, &tc) in texel.iter().take(3).enumerate() {
+                    let src = (at(5 + c) / 255.0).clamp(0.0, 1.0) * tc;
+                    let dst = self.rgba[o + c] as f32;
+                    self.rgba[o + c] = (src * a + dst * (1.0 - a)).round().clamp(0.0, 255.0) as u8;
+                }
+                let da = self.rgba[o + 3] as f32 / 255.0;
+                self.rgba[o + 3] = ((a + da * (1.0 - a)) * 255.0).round() as u8;
+                self.depth[i] = z;
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Write as an RGBA8 PNG.
+    pub fn save_png(&self, path: &Path) -> Result<(), String> {
+        let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut enc = png::Encoder::new(BufWriter::new(file), self.width, self.height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc
+            .write_header()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        w.write_image_data(&self.rgba)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vtx(x: f32, y: f32, z: f32, rgb: [f32; 3]) -> [f32; 8] {
+        [x, y, z, 0.0, 0.0, rgb[0], rgb[1], rgb[2]]
+    }
+
+    #[test]
+    fn fills_triangle_and_depth_test_keeps_nearer() {
+        let mut fb = Framebuffer::new(8, 8);
+        fb.clear([0, 0, 0, 255]);
+        let far: Vec<f32> = [
+            vtx(0.0, 0.0, 0.9, [255.0, 0.0, 0.0]),
+            vtx(8.0, 0.0, 0.9, [255.0, 0.0, 0.0]),
+            vtx(0.0, 8.0, 0.9, [255.0, 0.0, 0.0]),
+        ]
+        .concat();
+        let near: Vec<f32> = [
+            vtx(0.0, 0.0, 0.1, [0.0, 0.0, 255.0]),
+            vtx(8.0, 0.0, 0.1, [0.0, 0.0, 255.0]),
+            vtx(0.0, 8.0, 0.1, [0.0, 0.0, 255.0]),
+        ]
+        .concat();
+        assert_eq!(fb.draw_triangles(&near, 3, None), 1);
+        assert_eq!(fb.draw_triangles(&far, 3, None), 0);
+        assert_eq!(fb.pixel(1, 1), [0, 0, 255, 255]);
+        assert_eq!(fb.pixel(7, 7), [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn texture_times_vertex_colour() {
+        let tex = Texture {
+            width: 2,
+            height: 1,
+            rgba: vec![200, 100, 50, 255, 0, 255, 0, 255],
+        };
+        let mut fb = Framebuffer::new(4, 4);
+        let mut t: Vec<f32> = [
+            vtx(0.0, 0.0, 0.5, [255.0, 255.0, 255.0]),
+            vtx(4.0, 0.0, 0.5, [255.0, 255.0, 255.0]),
+            vtx(0.0, 4.0, 0.5, [255.0, 255.0, 255.0]),
+        ]
+        .concat();
+        // u = 0.25 everywhere → left texel; half-intensity red channel
+        for k in 0..3 {
+            t[k * 8 + 3] = 0.25;
+            t[k * 8 + 5] = 127.5;
+        }
+        fb.draw_triangles(&t, 3, Some(&tex));
+        assert_eq!(fb.pixel(0, 0), [100, 100, 50, 255]);
+    }
+}
