@@ -3,11 +3,105 @@
 //! | file | stage | spec |
 //! |---|---|---|
 //! | `types.rs` | C-layout records shared with the C ABI | c-abi.md §2 |
+//! | `image.rs` | borrowed RGBA8 input with a stride | c-abi.md §7 rule 8 |
 //! | `v1.rs` | v1 layout, pose normalisation, 64 px head raster | rotsprite-v1.md |
 //! | `atlas.rs` | v2 header check, point decode, anime decode | rotsprite-atlas.md |
-//! | `rig.rs` | legacy walking rig, model transform dispatch, facing, joint | rotsprite-render.md §2–5 |
+//! | `rig.rs` | model/legacy transforms, facing, selection, joint | rotsprite-render.md §1–5 |
 //! | `draw.rs` | 128 px pixel raster | rotsprite-render.md §6 |
 //! | `anime.rs` | 256/512 px smooth synthesis, quad fill, workspace | rotsprite-render.md §7–9 |
+//!
+//! A typical Rust caller:
+//! ```no_run
+//! use re2d::rotsprite::{AtlasImage, Frame, decode_anime, AnimeWorkspace};
+//! # let (rgba, w): (Vec<u8>, i32) = (vec![], 1024);
+//! let img = AtlasImage::new(&rgba, w, w, 4 * w)?;
+//! let points = decode_anime(&img)?;
+//! let mut ws = AnimeWorkspace::new();
+//! let mut out = vec![0u8; 256 * 256 * 4];
+//! ws.render(&points, &Frame::new(30.0, 10.0, 0, 0, None)?, 256, &mut out)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+pub mod anime;
+pub mod atlas;
+pub mod draw;
+mod image;
+pub mod rig;
 mod types;
+pub mod v1;
+
+pub use anime::AnimeWorkspace;
+pub use atlas::{DecodeError, DecodeErrorKind, decode, decode_anime, header_ok};
+pub use draw::draw;
+pub use image::{AtlasImage, ImageError};
+pub use rig::{Rig, View, joint};
 pub use types::*;
+
+/// Why a render call was refused. Nothing is written when one is returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// Yaw or pitch is NaN or infinite.
+    NonFinite,
+    /// `eyes` or `mouth` outside 0..=3.
+    Expression,
+    /// Rig brows outside 0..=3 or a non-finite rig angle.
+    Rig,
+    /// Image or output size not supported (v1 layout, smooth size 256/512).
+    BadSize,
+    /// The output or a workspace buffer is shorter than required.
+    BufferTooSmall,
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RenderError::NonFinite => "yaw and pitch must be finite",
+            RenderError::Expression => "eyes and mouth must be in 0..=3",
+            RenderError::Rig => "rig brows must be in 0..=3 and rig angles finite",
+            RenderError::BadSize => "unsupported size",
+            RenderError::BufferTooSmall => "buffer too small",
+        })
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// A validated frame request shared by the 128 px and smooth renderers
+/// (rotsprite-render.md §6.1): normalised view, expression and rig.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    /// View terms of the normalised angles.
+    pub view: View,
+    /// Eye variant 0..=3.
+    pub eyes: i32,
+    /// Mouth variant 0..=3.
+    pub mouth: i32,
+    /// Rig, or `None`.
+    pub rig: Option<Rig<'a>>,
+}
+
+impl<'a> Frame<'a> {
+    /// Validates and normalises a frame request.
+    pub fn new(
+        yaw: f64,
+        pitch: f64,
+        eyes: i32,
+        mouth: i32,
+        rig: Option<Rig<'a>>,
+    ) -> Result<Self, RenderError> {
+        if !(0..=3).contains(&eyes) || !(0..=3).contains(&mouth) {
+            return Err(RenderError::Expression);
+        }
+        let (yaw, pitch) =
+            crate::math::normalise_angles(yaw, pitch).ok_or(RenderError::NonFinite)?;
+        if rig.as_ref().is_some_and(|r| !r.is_valid()) {
+            return Err(RenderError::Rig);
+        }
+        Ok(Frame {
+            view: View::new(yaw, pitch),
+            eyes,
+            mouth,
+            rig,
+        })
+    }
+}

@@ -7,8 +7,10 @@
 //! [`CBool`] here: one byte, read as "non-zero is true", so a C caller that
 //! stores 2 in a `bool` cannot cause undefined behaviour (c-abi.md §2.8).
 
+use std::ffi::c_int;
+
 /// Width and height in pixels of the v1 raster output.
-pub const R2D_ROTSPRITE_SIZE: i32 = 64;
+pub const R2D_ROTSPRITE_SIZE: c_int = 64;
 
 /// A C `bool` as one raw byte. Values written by re2d are 0 or 1; values read
 /// from callers count as true when non-zero.
@@ -105,6 +107,43 @@ impl R2DRotPoint {
     };
 }
 
+impl R2DRotPoint {
+    /// Size of the C record in bytes.
+    pub const BYTES: usize = 192;
+
+    /// The exact C record bytes (native endianness) with every padding byte
+    /// zero: what the library writes into caller memory, so decoded arrays
+    /// are `memcmp`-comparable (c-abi.md §2.2).
+    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
+        let mut b = [0u8; Self::BYTES];
+        let f3 = |b: &mut [u8], off: usize, v: &[f32]| {
+            for (i, x) in v.iter().enumerate() {
+                b[off + 4 * i..off + 4 * i + 4].copy_from_slice(&x.to_ne_bytes());
+            }
+        };
+        f3(&mut b, 0, &[self.x, self.y, self.z]);
+        b[12..16].copy_from_slice(&self.rgba);
+        b[16] = self.part;
+        b[17] = self.group;
+        b[18..22].copy_from_slice(&self.corner_parts);
+        b[22] = self.blend_part;
+        b[23] = self.blend_weight;
+        b[24..28].copy_from_slice(&self.corner_blend_parts);
+        b[28..32].copy_from_slice(&self.corner_blend_weights);
+        b[32] = self.patch.0;
+        f3(&mut b, 36, &self.du);
+        f3(&mut b, 48, &self.dv);
+        f3(&mut b, 60, &self.duv);
+        for (i, c) in self.colors.iter().enumerate() {
+            b[72 + 4 * i..76 + 4 * i].copy_from_slice(c);
+        }
+        b[88] = self.textured.0;
+        b[89] = self.mapped.0;
+        b[90..190].copy_from_slice(&self.material);
+        b
+    }
+}
+
 impl Default for R2DRotPoint {
     fn default() -> Self {
         Self::ZERO
@@ -118,7 +157,7 @@ pub struct R2DRotAtlas {
     /// First point (C `malloc` block when made by the library).
     pub points: *mut R2DRotPoint,
     /// Number of valid points.
-    pub count: i32,
+    pub count: c_int,
 }
 
 /// Per-part transform of a data-driven model (104 bytes, align 8).
@@ -196,7 +235,7 @@ pub struct R2DRotRig {
     /// Independent head yaw, degrees.
     pub head_yaw: f64,
     /// Brow variant 0..3.
-    pub brows: i32,
+    pub brows: c_int,
 }
 
 /// Reusable scratch of the smooth renderer. All-zero is the empty state.
@@ -214,7 +253,13 @@ pub struct R2DRotAnimeWorkspace {
     /// S·S·4 output image before edge-colour extrusion.
     pub resolved: *mut u8,
     /// Touched supersample rectangle x0, y0, x1, y1 (half-open).
-    pub bounds: [i32; 4],
+    pub bounds: [c_int; 4],
     /// S of the allocated buffers (0 when none).
-    pub size: i32,
+    pub size: c_int,
 }
+
+// Layouts that do not depend on the pointer width (c-abi.md §2).
+const _: () = assert!(std::mem::size_of::<R2DRotPoint>() == 192);
+const _: () = assert!(std::mem::align_of::<R2DRotPoint>() == 4);
+const _: () = assert!(std::mem::size_of::<R2DRotPartPose>() == 104);
+const _: () = assert!(std::mem::size_of::<R2DRotModelPose>() == 26632);

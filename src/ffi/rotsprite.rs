@@ -1,0 +1,502 @@
+// re2d — the 14 functions of rotsprite_math.h (spec: c-abi.md §3).
+//
+//! `extern "C"` adapters: NULL checks in the documented order, caller memory
+//! viewed as slices only after validation, C allocator for every block the
+//! caller may free.
+
+use std::ffi::c_int;
+use std::mem::size_of;
+use std::ptr;
+use std::slice;
+
+use super::guard;
+use crate::rotsprite::anime::{self, WorkspaceBufs};
+use crate::rotsprite::atlas::{self, MAX_POINTS};
+use crate::rotsprite::{
+    AtlasImage, Frame, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig, draw, rig,
+    v1,
+};
+
+/// Borrows the caller's atlas bytes after the size checks passed.
+///
+/// # Safety
+/// `atlas` is non-NULL and points to `(h-1)*stride + 4*w` readable bytes.
+unsafe fn image<'a>(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> Option<AtlasImage<'a>> {
+    let len = AtlasImage::required_len(w, h, stride).ok()?;
+    // SAFETY: caller guarantees `len` readable bytes (c-abi.md §3.3, §3.4).
+    let bytes = unsafe { slice::from_raw_parts(atlas, len) };
+    AtlasImage::new(bytes, w, h, stride).ok()
+}
+
+/// Writes one point record with all padding bytes zero (c-abi.md §2.2).
+///
+/// # Safety
+/// `dst` points to writable memory for one record.
+unsafe fn write_point(dst: *mut R2DRotPoint, p: &R2DRotPoint) {
+    let bytes = p.to_bytes();
+    // SAFETY: `dst` has room for `R2DRotPoint::BYTES` bytes.
+    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), R2DRotPoint::BYTES) };
+}
+
+/// Borrows the caller's rig.
+///
+/// # Safety
+/// `rig` is NULL or valid, and so is `rig->model`.
+unsafe fn rig_of<'a>(rig: *const R2DRotRig) -> Option<Rig<'a>> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { rig.as_ref().map(|r| Rig::from_c(r)) }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_layout(w: c_int, h: c_int, cell: *mut c_int) -> bool {
+    guard(false, || match v1::layout(w, h) {
+        Some(n) => {
+            if !cell.is_null() {
+                // SAFETY: non-NULL out-parameter supplied by the caller.
+                unsafe { *cell = n };
+            }
+            true
+        }
+        None => false,
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_angles(
+    yaw: f64,
+    pitch: f64,
+    out_yaw: *mut f64,
+    out_pitch: *mut f64,
+) -> bool {
+    guard(false, || {
+        if out_yaw.is_null() || out_pitch.is_null() {
+            return false;
+        }
+        let Some((y, p)) = v1::angles(yaw, pitch) else {
+            return false;
+        };
+        // SAFETY: both out-parameters are non-NULL.
+        unsafe {
+            *out_yaw = y;
+            *out_pitch = p;
+        }
+        true
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_raster(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+    yaw: f64,
+    pitch: f64,
+    out: *mut u8,
+) -> bool {
+    guard(false, || {
+        if atlas.is_null() || out.is_null() || v1::layout(w, h).is_none() || stride < 4 * w {
+            return false;
+        }
+        if v1::angles(yaw, pitch).is_none() {
+            return false;
+        }
+        // SAFETY: sizes validated; the caller provides the documented buffers.
+        let Some(img) = (unsafe { image(atlas, w, h, stride) }) else {
+            return false;
+        };
+        let out = unsafe { slice::from_raw_parts_mut(out, v1::V1_OUT_BYTES) };
+        v1::raster(&img, yaw, pitch, out).is_ok()
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_header(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+) -> bool {
+    guard(false, || {
+        if atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
+            return false;
+        }
+        // SAFETY: sizes validated; the caller provides the atlas bytes.
+        unsafe { image(atlas, w, h, stride) }.is_some_and(|img| atlas::header_ok(&img))
+    })
+}
+
+/// Header check and image view shared by both decoders.
+///
+/// # Safety
+/// As [`image`] when the size checks pass.
+unsafe fn v2_image<'a>(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+) -> Option<AtlasImage<'a>> {
+    if atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
+        return None;
+    }
+    // SAFETY: forwarded.
+    let img = unsafe { image(atlas, w, h, stride) }?;
+    atlas::header_ok(&img).then_some(img)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_decode(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+    out: *mut R2DRotAtlas,
+) -> bool {
+    guard(false, || {
+        if out.is_null() {
+            return false;
+        }
+        // SAFETY: the caller provides the atlas bytes.
+        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+            return false;
+        };
+        // SAFETY: plain C allocation; freed below on failure or by the caller.
+        let block =
+            unsafe { libc::malloc(MAX_POINTS * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
+        if block.is_null() {
+            return false;
+        }
+        let mut i = 0usize;
+        let res = atlas::scan(&img, |p| {
+            if i < MAX_POINTS {
+                // SAFETY: `i` < capacity of the block.
+                unsafe { write_point(block.add(i), &p) };
+                i += 1;
+            }
+        });
+        match res {
+            Ok(count) => {
+                // SAFETY: `out` is non-NULL.
+                unsafe {
+                    (*out).points = block;
+                    (*out).count = count as i32;
+                }
+                true
+            }
+            Err(_) => {
+                // SAFETY: the block came from malloc above.
+                unsafe { libc::free(block.cast()) };
+                false
+            }
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_free(atlas: *mut R2DRotAtlas) {
+    guard((), || {
+        // SAFETY: NULL or a caller atlas whose points came from the C allocator.
+        if let Some(a) = unsafe { atlas.as_mut() } {
+            unsafe { libc::free(a.points.cast()) };
+            a.points = ptr::null_mut();
+            a.count = 0;
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_raster(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    out: *mut u8,
+) -> bool {
+    r2d_rotsprite_v2_draw(atlas, yaw, pitch, eyes, mouth, ptr::null(), out)
+}
+
+/// Points of a caller atlas (count ≤ 0 → empty).
+///
+/// # Safety
+/// `a.points` is non-NULL and holds `a.count` records.
+unsafe fn points_of<'a>(a: &R2DRotAtlas) -> &'a [R2DRotPoint] {
+    let n = a.count.max(0) as usize;
+    // SAFETY: guaranteed by the caller.
+    unsafe { slice::from_raw_parts(a.points, n) }
+}
+
+/// The argument checks of `r2d_rotsprite_v2_draw` (§3.8), shared with the
+/// smooth renderer: the atlas points and the validated frame.
+///
+/// # Safety
+/// Pointers are NULL or valid as documented.
+unsafe fn render_args<'a>(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    rig: *const R2DRotRig,
+    out: *mut u8,
+) -> Option<(&'a [R2DRotPoint], Frame<'a>)> {
+    // SAFETY: NULL or a valid caller atlas.
+    let a = unsafe { atlas.as_ref() }?;
+    if a.points.is_null() || out.is_null() {
+        return None;
+    }
+    // SAFETY: forwarded from the caller's contract.
+    let frame = Frame::new(yaw, pitch, eyes, mouth, unsafe { rig_of(rig) }).ok()?;
+    Some((unsafe { points_of(a) }, frame))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_draw(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    rig: *const R2DRotRig,
+    out: *mut u8,
+) -> bool {
+    guard(false, || {
+        // SAFETY: caller contract of c-abi.md §3.8.
+        let Some((points, frame)) =
+            (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) })
+        else {
+            return false;
+        };
+        let out = unsafe { slice::from_raw_parts_mut(out, draw::DRAW_OUT_BYTES) };
+        draw::draw(points, &frame, out).is_ok()
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_joint(
+    part: c_int,
+    x: f64,
+    y: f64,
+    z: f64,
+    yaw: f64,
+    pitch: f64,
+    rig: *const R2DRotRig,
+    out_x: *mut f64,
+    out_y: *mut f64,
+) {
+    guard((), || {
+        // SAFETY: NULL or a valid caller rig.
+        let r = unsafe { rig_of(rig) };
+        let (jx, jy) = rig::joint(part, x, y, z, yaw, pitch, r.as_ref());
+        // SAFETY: each output is written only when non-NULL.
+        unsafe {
+            if let Some(o) = out_x.as_mut() {
+                *o = jx;
+            }
+            if let Some(o) = out_y.as_mut() {
+                *o = jy;
+            }
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_decode_anime(
+    atlas: *const u8,
+    w: c_int,
+    h: c_int,
+    stride: c_int,
+    out: *mut R2DRotAtlas,
+) -> bool {
+    guard(false, || {
+        if out.is_null() {
+            return false;
+        }
+        // SAFETY: the caller provides the atlas bytes.
+        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+            return false;
+        };
+        let mut base: Vec<R2DRotPoint> = Vec::new();
+        if base.try_reserve_exact(MAX_POINTS).is_err() {
+            return false;
+        }
+        if atlas::scan(&img, |p| base.push(p)).is_err() {
+            return false;
+        }
+        let Some(grid) = atlas::cell_grid(&img) else {
+            return false;
+        };
+        let count = base.len();
+        // SAFETY: plain C allocation of exactly `count` records.
+        let block = unsafe { libc::malloc(count * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
+        if block.is_null() {
+            return false;
+        }
+        let mut i = 0usize;
+        atlas::anime_scan(&img, &base, &grid, |p| {
+            if i < count {
+                // SAFETY: `i` < count, the block's capacity.
+                unsafe { write_point(block.add(i), &p) };
+                i += 1;
+            }
+        });
+        // SAFETY: `out` is non-NULL.
+        unsafe {
+            (*out).points = block;
+            (*out).count = count as i32;
+        }
+        true
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_anime(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    rig: *const R2DRotRig,
+    out: *mut u8,
+) -> bool {
+    let mut ws = R2DRotAnimeWorkspace {
+        depth: ptr::null_mut(),
+        distance: ptr::null_mut(),
+        sample_depth: ptr::null_mut(),
+        rgba: ptr::null_mut(),
+        resolved: ptr::null_mut(),
+        bounds: [0; 4],
+        size: 0,
+    };
+    let ok = r2d_rotsprite_v2_anime_workspace(atlas, yaw, pitch, eyes, mouth, rig, out, &mut ws);
+    r2d_rotsprite_anime_workspace_free(&mut ws);
+    ok
+}
+
+/// Frees the five buffers with C `free` and zeroes the struct (§3.12).
+fn workspace_release(ws: &mut R2DRotAnimeWorkspace) {
+    // SAFETY: workspace buffers are NULL or C allocations (c-abi.md §4).
+    unsafe {
+        libc::free(ws.depth.cast());
+        libc::free(ws.distance.cast());
+        libc::free(ws.sample_depth.cast());
+        libc::free(ws.rgba.cast());
+        libc::free(ws.resolved.cast());
+    }
+    ws.depth = ptr::null_mut();
+    ws.distance = ptr::null_mut();
+    ws.sample_depth = ptr::null_mut();
+    ws.rgba = ptr::null_mut();
+    ws.resolved = ptr::null_mut();
+    ws.bounds = [0; 4];
+    ws.size = 0;
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_anime_workspace_free(workspace: *mut R2DRotAnimeWorkspace) {
+    guard((), || {
+        // SAFETY: NULL or a valid caller workspace.
+        if let Some(ws) = unsafe { workspace.as_mut() } {
+            workspace_release(ws);
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_anime_workspace(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    rig: *const R2DRotRig,
+    out: *mut u8,
+    workspace: *mut R2DRotAnimeWorkspace,
+) -> bool {
+    r2d_rotsprite_v2_anime_sized(atlas, yaw, pitch, eyes, mouth, rig, out, workspace, 256)
+}
+
+/// Allocates the five buffers of a size-`size` workspace with the C
+/// allocator (§3.14 step 5). On failure the workspace is left zeroed.
+fn workspace_alloc(ws: &mut R2DRotAnimeWorkspace, size: usize) -> bool {
+    let n = 2 * size;
+    // SAFETY: plain C allocations, released by workspace_release.
+    unsafe {
+        ws.depth = libc::malloc(n * n * 4).cast();
+        ws.distance = libc::malloc(n * n * 4).cast();
+        ws.rgba = libc::malloc(n * n * 4).cast();
+        ws.resolved = libc::malloc(size * size * 4).cast();
+        ws.sample_depth = libc::calloc(size * size, 4).cast();
+    }
+    if ws.depth.is_null()
+        || ws.distance.is_null()
+        || ws.rgba.is_null()
+        || ws.resolved.is_null()
+        || ws.sample_depth.is_null()
+    {
+        workspace_release(ws);
+        return false;
+    }
+    ws.size = size as i32;
+    ws.bounds = [0, 0, n as i32, n as i32];
+    true
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn r2d_rotsprite_v2_anime_sized(
+    atlas: *const R2DRotAtlas,
+    yaw: f64,
+    pitch: f64,
+    eyes: c_int,
+    mouth: c_int,
+    rig: *const R2DRotRig,
+    out: *mut u8,
+    workspace: *mut R2DRotAnimeWorkspace,
+    size: c_int,
+) -> bool {
+    guard(false, || {
+        // SAFETY: caller contract of c-abi.md §3.8 / §3.14.
+        let Some((points, frame)) =
+            (unsafe { render_args(atlas, yaw, pitch, eyes, mouth, rig, out) })
+        else {
+            return false;
+        };
+        if size != 256 && size != 512 {
+            return false;
+        }
+        // SAFETY: NULL or a valid caller workspace.
+        let Some(ws) = (unsafe { workspace.as_mut() }) else {
+            return false;
+        };
+        let s = size as usize;
+        let n = 2 * s;
+        if !ws.depth.is_null() && ws.size != size {
+            workspace_release(ws);
+        }
+        // A workspace with some buffers missing was not made by the library;
+        // start it afresh rather than touch NULL memory.
+        let partial = ws.distance.is_null()
+            || ws.rgba.is_null()
+            || ws.resolved.is_null()
+            || ws.sample_depth.is_null();
+        if !ws.depth.is_null() && partial {
+            workspace_release(ws);
+        }
+        if ws.depth.is_null() && !workspace_alloc(ws, s) {
+            return false;
+        }
+        // SAFETY: the buffers have the sizes allocated for `size`.
+        let bufs = unsafe {
+            WorkspaceBufs {
+                depth: slice::from_raw_parts_mut(ws.depth, n * n),
+                distance: slice::from_raw_parts_mut(ws.distance, n * n),
+                sample_depth: slice::from_raw_parts_mut(ws.sample_depth, s * s),
+                rgba: slice::from_raw_parts_mut(ws.rgba, n * n * 4),
+                resolved: slice::from_raw_parts_mut(ws.resolved, s * s * 4),
+                bounds: &mut ws.bounds,
+            }
+        };
+        let out = unsafe { slice::from_raw_parts_mut(out, s * s * 4) };
+        anime::render(points, &frame, s, out, bufs).is_ok()
+    })
+}

@@ -1,0 +1,115 @@
+// re2d — 128 px pixel raster `r2d_rotsprite_v2_draw` (spec: rotsprite-render.md §6).
+//
+//! Every drawable point becomes a 2×2 splat anchored at the floor pixel of
+//! its projection, depth-tested with a distance and colour tie-break.
+
+use std::cell::RefCell;
+
+use super::rig::{Rig, View, facing, selected, xform};
+use super::types::R2DRotPoint;
+use super::{Frame, RenderError};
+use crate::math::{colour_loses, trunc_i32};
+
+/// Side of the pixel raster output.
+pub const DRAW_SIZE: usize = 128;
+/// Bytes of a pixel raster output (128·128·4).
+pub const DRAW_OUT_BYTES: usize = DRAW_SIZE * DRAW_SIZE * 4;
+
+/// Depth and distance buffers of one 128×128 frame, reusable across frames.
+pub struct DrawScratch {
+    depth: Vec<f32>,
+    distance: Vec<f32>,
+}
+
+impl Default for DrawScratch {
+    fn default() -> Self {
+        DrawScratch {
+            depth: vec![0.0; DRAW_SIZE * DRAW_SIZE],
+            distance: vec![0.0; DRAW_SIZE * DRAW_SIZE],
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<DrawScratch> = RefCell::new(DrawScratch::default());
+}
+
+/// Projection scale of the pixel raster: the model's scale, else 1 with a
+/// body rig, else 2.
+fn scale_of(rig: Option<&Rig<'_>>) -> f64 {
+    match rig {
+        Some(Rig { model: Some(m), .. }) => m.scale,
+        Some(r) if r.body => 1.0,
+        _ => 2.0,
+    }
+}
+
+/// Renders `points` into a 128×128 RGBA image (`out`, at least
+/// [`DRAW_OUT_BYTES`]), using this thread's scratch buffers.
+pub fn draw(points: &[R2DRotPoint], frame: &Frame<'_>, out: &mut [u8]) -> Result<(), RenderError> {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => draw_with(&mut s, points, frame, out),
+        Err(_) => draw_with(&mut DrawScratch::default(), points, frame, out),
+    })
+}
+
+/// [`draw`] with caller-provided scratch buffers.
+pub fn draw_with(
+    scratch: &mut DrawScratch,
+    points: &[R2DRotPoint],
+    frame: &Frame<'_>,
+    out: &mut [u8],
+) -> Result<(), RenderError> {
+    let out = out
+        .get_mut(..DRAW_OUT_BYTES)
+        .ok_or(RenderError::BufferTooSmall)?;
+    let depth = &mut scratch.depth[..];
+    let distance = &mut scratch.distance[..];
+    depth.fill(-1e9f32);
+    distance.fill(1e9f32);
+    out.fill(0);
+    let view: &View = &frame.view;
+    let rig = frame.rig.as_ref();
+    let scale = scale_of(rig);
+    for p in points {
+        if p.rgba[3] == 0 || !facing(p, view, rig) || !selected(p, frame.eyes, frame.mouth, rig) {
+            continue;
+        }
+        let [xr, yr, z] = view.rotate(xform(p, rig));
+        let px = xr * scale + 64.0;
+        let py = yr * scale + 64.0;
+        let x0 = trunc_i32(px.floor()) as i64;
+        let y0 = trunc_i32(py.floor()) as i64;
+        for dy in 0..2 {
+            for dx in 0..2 {
+                let (tx, ty) = (x0 + dx, y0 + dy);
+                if !(0..DRAW_SIZE as i64).contains(&tx) || !(0..DRAW_SIZE as i64).contains(&ty) {
+                    continue;
+                }
+                let n = ty as usize * DRAW_SIZE + tx as usize;
+                let ex = tx as f64 + 0.5 - px;
+                let ey = ty as f64 + 0.5 - py;
+                let dd = ex * ex + ey * ey;
+                let d = depth[n] as f64;
+                if z < d - 0.001 {
+                    continue;
+                }
+                let px_bytes = &mut out[n * 4..n * 4 + 4];
+                if (z - d).abs() <= 0.001 {
+                    let q = distance[n] as f64;
+                    if dd > q + 1e-6 {
+                        continue;
+                    }
+                    let old = [px_bytes[0], px_bytes[1], px_bytes[2], px_bytes[3]];
+                    if (dd - q).abs() <= 1e-6 && colour_loses(p.rgba, old) {
+                        continue;
+                    }
+                }
+                distance[n] = dd as f32;
+                depth[n] = z as f32;
+                px_bytes.copy_from_slice(&p.rgba);
+            }
+        }
+    }
+    Ok(())
+}
