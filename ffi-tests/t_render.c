@@ -278,7 +278,11 @@ static void test_draw_pixels_are_point_colours(void) {
 
 /* Two opaque non-patch points with the same position and part but different
    colours: same image in either order; brighter wins, equal luminance ->
-   lexicographically smaller bytes. Both renderers. */
+   lexicographically smaller bytes. Both renderers. The smooth renderer is
+   checked at size 256: at 512 the splat radius is 6.4, squared distances
+   reach 40.96 and f32(d) stored in `distance` may round down by more than the
+   1e-6 tolerance of §8.4 step 9.4, so the spec's own algorithm makes the
+   order observable there. */
 static void test_order_independence(void) {
     static const uint8_t cols[][2][4] = {
         {{200, 10, 10, 255}, {10, 200, 10, 255}}, /* L: 12890 vs 37330 -> green */
@@ -286,7 +290,7 @@ static void test_order_independence(void) {
         {{5, 5, 5, 255}, {5, 5, 5, 200}},         /* equal L -> alpha 200 smaller */
     };
     static const uint8_t win[][4] = {{10, 200, 10, 255}, {0, 0, 54, 255}, {5, 5, 5, 200}};
-    static uint8_t o1[OUT512], o2[OUT512];
+    static uint8_t o1[OUT256], o2[OUT256];
     size_t c;
     int path;
     for (c = 0; c < 3; c++)
@@ -322,12 +326,12 @@ static void test_order_independence(void) {
             p[1] = t;
             CHECK(r2d_rotsprite_v2_draw(&a, 10, 5, 0, 0, path ? &rig : NULL, o2));
             CHECKF(memcmp(o1, o2, OUT128) == 0, "draw case %zu path %d: order matters", c, path);
-            CHECK(r2d_rotsprite_v2_anime_sized(&a, 10, 5, 0, 0, path ? &rig : NULL, o1, &ws, 512));
+            CHECK(r2d_rotsprite_v2_anime_sized(&a, 10, 5, 0, 0, path ? &rig : NULL, o1, &ws, 256));
             p[1] = p[0];
             p[0] = t;
-            CHECK(r2d_rotsprite_v2_anime_sized(&a, 10, 5, 0, 0, path ? &rig : NULL, o2, &ws, 512));
-            CHECKF(memcmp(o1, o2, OUT512) == 0, "anime case %zu path %d: order matters", c, path);
-            for (i = 0; i < 512 * 512; i++)
+            CHECK(r2d_rotsprite_v2_anime_sized(&a, 10, 5, 0, 0, path ? &rig : NULL, o2, &ws, 256));
+            CHECKF(memcmp(o1, o2, OUT256) == 0, "anime case %zu path %d: order matters", c, path);
+            for (i = 0; i < 256 * 256; i++)
                 if (o1[4 * i + 3] == 255 && memcmp(o1 + 4 * i, win[c], 3) != 0) {
                     CHECKF(0, "anime case %zu: covered pixel not the winner", c);
                     break;
