@@ -70,6 +70,30 @@ def decode_png(path):
     return width, height, bytes(out)
 
 
+def point_record(p):
+    """The 192-byte C record of a summary point (c-abi.md §2.2), padding zero."""
+    r = bytearray(192)
+    struct.pack_into("<3f", r, 0, p["x"], p["y"], p["z"])
+    r[12:16] = bytes(p["rgba"])
+    r[16] = p["part"]
+    r[17] = p["group"]
+    r[18:22] = bytes(p["corner_parts"])
+    r[22] = p["blend_part"]
+    r[23] = p["blend_weight"]
+    r[24:28] = bytes(p["corner_blend_parts"])
+    r[28:32] = bytes(p["corner_blend_weights"])
+    r[32] = int(p["patch"])
+    struct.pack_into("<3f", r, 36, *p["du"])
+    struct.pack_into("<3f", r, 48, *p["dv"])
+    struct.pack_into("<3f", r, 60, *p["duv"])
+    for j, c in enumerate(p["colors"]):
+        r[72 + 4 * j : 76 + 4 * j] = bytes(c)
+    r[88] = int(p["textured"])
+    r[89] = int(p["mapped"])
+    r[90:190] = bytes(p["material"])
+    return bytes(r)
+
+
 def c_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' if s is not None else "NULL"
 
@@ -175,6 +199,31 @@ def main():
             + "},"
         )
     lines.extend(part_tables)
+    # decode summaries (A.decode.json, A.decode_anime.json)
+    summaries = []
+    for o in g["outputs"]:
+        if o["output"]["kind"] != "points":
+            continue
+        with open(os.path.join(gdir, o["file"])) as f:
+            sm = json.load(f)
+        sid = len(summaries)
+        parts = sorted((int(k), v) for k, v in sm["parts"].items())
+        lines.append(f"static const int G_SUM_PARTS_{sid}[][2] = {{")
+        lines.extend(f"    {{{k}, {v}}}," for k, v in parts)
+        lines.append("};")
+        lines.append(f"static const unsigned char G_SUM_FIRST_{sid}[][192] = {{")
+        for p in sm["first_points"]:
+            lines.append("    {" + ", ".join(str(b) for b in point_record(p)) + "},")
+        lines.append("};")
+        summaries.append(
+            f"    {{{c_str(o['file'])}, {sm['count']}, {len(parts)}, G_SUM_PARTS_{sid}, "
+            f"{sm['points_with_blend_weight']}, {sm['points_with_patch']}, {sm['points_textured']}, "
+            f"{sm['points_mapped']}, {len(sm['first_points'])}, G_SUM_FIRST_{sid}, 0x{sm['points_fnv1a64']}ULL}},"
+        )
+    lines.append("static const GSummary G_SUMMARIES[] = {")
+    lines.extend(summaries)
+    lines.append("};")
+    lines.append(f"#define G_N_SUMMARIES {len(summaries)}")
     lines.append("static const GModel G_MODELS[] = {")
     lines.extend(models)
     lines.append("};")

@@ -132,6 +132,46 @@ static void check_image(const uint8_t *out, size_t bytes) {
     }
 }
 
+/* Compares a decode with its summary file: per-part counts, flag counts and
+   the first records field by field (through their padding-zeroed bytes). */
+static void check_summary(const R2DRotAtlas *d) {
+    const GCase *c = cur;
+    const GSummary *sm = NULL;
+    int i, counts[256], blend = 0, patch = 0, textured = 0, mapped = 0;
+    for (i = 0; i < G_N_SUMMARIES; i++)
+        if (strcmp(G_SUMMARIES[i].file, c->file) == 0) sm = &G_SUMMARIES[i];
+    if (!sm) {
+        h_fail(__FILE__, __LINE__, "%s: no summary", c->file);
+        return;
+    }
+    CHECKF(sm->fnv == c->fnv && sm->count == c->count, "%s: summary disagrees with golden.json", c->file);
+    memset(counts, 0, sizeof counts);
+    for (i = 0; i < d->count; i++) {
+        const R2DRotPoint *p = &d->points[i];
+        counts[p->part]++;
+        blend += p->blend_weight != 0;
+        patch += p->patch;
+        textured += p->textured;
+        mapped += p->mapped;
+    }
+    for (i = 0; i < sm->nparts; i++) {
+        CHECKF(counts[sm->parts[i][0]] == sm->parts[i][1], "%s: part %d has %d points, want %d", c->file,
+               sm->parts[i][0], counts[sm->parts[i][0]], sm->parts[i][1]);
+        counts[sm->parts[i][0]] = 0;
+    }
+    for (i = 0; i < 256; i++) CHECKF(counts[i] == 0, "%s: unexpected part %d", c->file, i);
+    CHECKF(blend == sm->with_blend_weight && patch == sm->with_patch && textured == sm->textured &&
+               mapped == sm->mapped,
+           "%s: blend/patch/textured/mapped %d/%d/%d/%d, want %d/%d/%d/%d", c->file, blend, patch, textured, mapped,
+           sm->with_blend_weight, sm->with_patch, sm->textured, sm->mapped);
+    for (i = 0; i < sm->nfirst && i < d->count; i++) {
+        uint8_t rec[192];
+        memcpy(rec, &d->points[i], 192);
+        rec[33] = rec[34] = rec[35] = rec[190] = rec[191] = 0;
+        CHECKF(memcmp(rec, sm->first[i], 192) == 0, "%s: point %d differs from first_points", c->file, i);
+    }
+}
+
 static void run_case(void) {
     const GCase *c = cur;
     int ai = atlas_index(c->atlas);
@@ -156,6 +196,7 @@ static void run_case(void) {
         if (ret && d.count == c->count) {
             uint64_t h = points_hash(d.points, d.count);
             CHECKF(h == c->fnv, "%s: points hash %016llx, want %016llx", c->file, (unsigned long long)h, c->fnv);
+            check_summary(&d);
         }
         r2d_rotsprite_v2_free(&d);
         return;

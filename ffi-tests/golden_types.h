@@ -49,4 +49,16 @@ typedef struct GCase {
     const char *image_file; /* f32le: the image of the same call */
 } GCase;
 
+/* A.decode.json / A.decode_anime.json summaries. */
+typedef struct GSummary {
+    const char *file;
+    int count;
+    int nparts;
+    const int (*parts)[2]; /* part id, point count */
+    int with_blend_weight, with_patch, textured, mapped;
+    int nfirst;
+    const unsigned char (*first)[192]; /* records of points 0.., padding zero */
+    unsigned long long fnv;
+} GSummary;
+
 #endif
