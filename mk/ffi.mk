@@ -1,7 +1,8 @@
 # re2d ffi-tests: C ABI test targets (ffi-test, layout-test, test-valgrind); included by the top Makefile.
 #
 #   make ffi-test       release lib, then the C tests under ASan+UBSan: header checks (C99, C++20),
-#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of shared/golden
+#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of shared/golden;
+#                       plus alloc_fail (no sanitizers: it injects malloc failures)
 #   make layout-test    bindgen layout of include/rotsprite_math.h == re2d's #[repr(C)] types
 #   make test-valgrind  the C tests without sanitizers under valgrind --leak-check=full
 #
@@ -45,12 +46,16 @@ $(FFI_BUILD)/header_c99: $(FFI_DIR)/header_c99.c include/rotsprite_math.h $(LIB_
 $(FFI_BUILD)/header_cpp: $(FFI_DIR)/header_cpp.cpp include/rotsprite_math.h $(LIB_A) | $(FFI_BUILD)
 	$(FFI_CXX) -std=c++20 $(FFI_WARN) $(FFI_SAN) -Iinclude $< $(LIB_A) $(FFI_LIBS) -o $@
 
+# replaces malloc & co. to inject allocation failures, hence no sanitizers
+$(FFI_BUILD)/alloc_fail: $(FFI_DIR)/alloc_fail.c $(FFI_DIR)/harness.c $(FFI_DIR)/util.c $(FFI_HDRS) $(LIB_A) | $(FFI_BUILD)
+	$(FFI_CC) $(FFI_CFLAGS) $(FFI_DIR)/alloc_fail.c $(FFI_DIR)/harness.c $(FFI_DIR)/util.c $(LIB_A) $(FFI_LIBS) -o $@
+
 $(FFI_BUILD)/ffi_tests_plain: $(FFI_SRCS) $(FFI_HDRS) $(LIB_A) | $(FFI_BUILD)
 	$(FFI_CC) $(FFI_CFLAGS) $(FFI_SRCS) $(LIB_A) $(FFI_LIBS) -o $@
 
 ffi-build: release
 	$(MAKE) --no-print-directory $(FFI_BUILD)/ffi_tests $(FFI_BUILD)/golden_test \
-	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_cpp
+	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_cpp $(FFI_BUILD)/alloc_fail
 
 # Every step runs even if an earlier one fails; run.sh prints the total line.
 ffi-test: ffi-build
@@ -59,7 +64,8 @@ ffi-test: ffi-build
 	  "header C99" "$(FFI_BUILD)/header_c99 && echo '1 passed, 0 failed'" \
 	  "header C++" "$(FFI_BUILD)/header_cpp" \
 	  "ffi_tests" "$(FFI_BUILD)/ffi_tests" \
-	  "golden" "$(FFI_BUILD)/golden_test $(FFI_BUILD)/golden $(GOLDEN_DIR)"
+	  "golden" "$(FFI_BUILD)/golden_test $(FFI_BUILD)/golden $(GOLDEN_DIR)" \
+	  "allocation failure" "RUST_BACKTRACE=0 $(FFI_BUILD)/alloc_fail"
 
 layout-test:
 	cd $(FFI_DIR)/layout && $(CARGO) test --quiet
