@@ -12,9 +12,9 @@ LIB_SO   := target/release/libre2d.so
 
 TEST_TARGETS  :=
 DEMO_TARGETS  :=
-BENCH_TARGETS :=
+BENCH_TARGETS := bench-core
 
-.PHONY: all release header header-check test cargo-test demo bench install clean
+.PHONY: all release header header-check test cargo-test demo demo-core bench bench-core install clean
 
 all: release
 
@@ -40,9 +40,16 @@ cargo-test:
 test: header-check cargo-test $(TEST_TARGETS)
 	@echo "make test: all test targets passed"
 
-demo: release $(DEMO_TARGETS)
+demo: release demo-core $(DEMO_TARGETS)
+
+# Renders a generated atlas walking and turning (smooth 512 and pixel 128) into out/.
+demo-core:
+	$(CARGO) run --release --example demo -- out
 
 bench: $(BENCH_TARGETS)
+
+bench-core:
+	$(CARGO) bench --bench core
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -13,8 +13,8 @@ use super::guard;
 use crate::rotsprite::anime::{self, WorkspaceBufs};
 use crate::rotsprite::atlas::{self, MAX_POINTS};
 use crate::rotsprite::{
-    AtlasImage, Frame, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig, draw, rig,
-    v1,
+    AtlasImage, Frame, POINT_BYTES, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig,
+    draw, rig, v1,
 };
 
 /// Borrows the caller's atlas bytes after the size checks passed.
@@ -34,8 +34,8 @@ unsafe fn image<'a>(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> Opti
 /// `dst` points to writable memory for one record.
 unsafe fn write_point(dst: *mut R2DRotPoint, p: &R2DRotPoint) {
     let bytes = p.to_bytes();
-    // SAFETY: `dst` has room for `R2DRotPoint::BYTES` bytes.
-    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), R2DRotPoint::BYTES) };
+    // SAFETY: `dst` has room for `POINT_BYTES` bytes.
+    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), POINT_BYTES) };
 }
 
 /// Borrows the caller's rig.

@@ -27,6 +27,7 @@ pub mod atlas;
 pub mod draw;
 mod image;
 pub mod rig;
+pub mod synth;
 mod types;
 pub mod v1;
 

@@ -9,6 +9,9 @@
 
 use std::ffi::c_int;
 
+/// Size of one `R2DRotPoint` C record in bytes.
+pub const POINT_BYTES: usize = 192;
+
 /// Width and height in pixels of the v1 raster output.
 pub const R2D_ROTSPRITE_SIZE: c_int = 64;
 
@@ -108,14 +111,11 @@ impl R2DRotPoint {
 }
 
 impl R2DRotPoint {
-    /// Size of the C record in bytes.
-    pub const BYTES: usize = 192;
-
     /// The exact C record bytes (native endianness) with every padding byte
     /// zero: what the library writes into caller memory, so decoded arrays
     /// are `memcmp`-comparable (c-abi.md §2.2).
-    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
-        let mut b = [0u8; Self::BYTES];
+    pub fn to_bytes(&self) -> [u8; POINT_BYTES] {
+        let mut b = [0u8; POINT_BYTES];
         let f3 = |b: &mut [u8], off: usize, v: &[f32]| {
             for (i, x) in v.iter().enumerate() {
                 b[off + 4 * i..off + 4 * i + 4].copy_from_slice(&x.to_ne_bytes());
