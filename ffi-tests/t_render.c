@@ -1,5 +1,6 @@
 /* re2d ffi-tests: draw/raster, joint, smooth anime + workspace (rotsprite-render.md, c-abi.md §3.7-3.14). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -957,6 +958,51 @@ static void test_far_and_nonfinite_points(void) {
     free(m);
 }
 
+/* bool fields read from callers: any non-zero byte is true (c-abi.md §2.8). */
+static void test_nonzero_bool_bytes_are_true(void) {
+    R2DRotPoint pts[7], pb[5], pb2[5];
+    R2DRotAtlas a, b, b2;
+    R2DRotRig rig = scene_a_rig(), rig2, rb, rb2;
+    R2DRotModelPose *m = (R2DRotModelPose *)calloc(1, sizeof *m), *m2 = (R2DRotModelPose *)malloc(sizeof *m);
+    static uint8_t o1[OUT256], o2[OUT256];
+    const uint8_t two = 2, big = 0x80;
+    int i;
+    scene_a_points(pts);
+    a = atlas_of(pts, 7);
+    rig2 = rig;
+    memcpy((uint8_t *)&rig2 + offsetof(R2DRotRig, body), &two, 1);
+    CHECK(r2d_rotsprite_v2_draw(&a, -60, -20, 1, 0, &rig, o1));
+    CHECK(r2d_rotsprite_v2_draw(&a, -60, -20, 1, 0, &rig2, o2));
+    CHECK(memcmp(o1, o2, OUT128) == 0);
+    CHECK(r2d_rotsprite_v2_anime(&a, -60, -20, 1, 0, &rig, o1));
+    CHECK(r2d_rotsprite_v2_anime(&a, -60, -20, 1, 0, &rig2, o2));
+    CHECK(memcmp(o1, o2, OUT256) == 0);
+    scene_b_points(pb);
+    scene_b_model(m);
+    memcpy(m2, m, sizeof *m);
+    memcpy(pb2, pb, sizeof pb);
+    for (i = 80; i <= 84; i++) {
+        memcpy((uint8_t *)&m2->parts[i] + offsetof(R2DRotPartPose, defined), &big, 1);
+        memcpy((uint8_t *)&m2->parts[i] + offsetof(R2DRotPartPose, visible), &two, 1);
+    }
+    memcpy((uint8_t *)&m2->parts[83] + offsetof(R2DRotPartPose, one_sided), &big, 1);
+    memcpy((uint8_t *)&pb2[1] + offsetof(R2DRotPoint, patch), &two, 1);
+    memcpy((uint8_t *)&pb2[1] + offsetof(R2DRotPoint, textured), &big, 1);
+    rb = scene_b_rig(m);
+    rb2 = scene_b_rig(m2);
+    b = atlas_of(pb, 5);
+    b2 = atlas_of(pb2, 5);
+    CHECK(r2d_rotsprite_v2_draw(&b, 25, -5, 0, 0, &rb, o1));
+    CHECK(r2d_rotsprite_v2_draw(&b2, 25, -5, 0, 0, &rb2, o2));
+    CHECK(memcmp(o1, o2, OUT128) == 0);
+    CHECK(r2d_rotsprite_v2_anime(&b, 25, -5, 0, 0, &rb, o1));
+    CHECK(r2d_rotsprite_v2_anime(&b2, 25, -5, 0, 0, &rb2, o2));
+    CHECK(memcmp(o1, o2, OUT256) == 0);
+    CHECK(fnv1a64(o2, OUT256) == 0x8e2d0020a3bb0d67ULL);
+    free(m);
+    free(m2);
+}
+
 void render_tests(void) {
     RUN(test_render_validation);
     RUN(test_render_not_validated);
@@ -980,4 +1026,5 @@ void render_tests(void) {
     RUN(test_workspace_free);
     RUN(test_workspace_caller_malloc);
     RUN(test_far_and_nonfinite_points);
+    RUN(test_nonzero_bool_bytes_are_true);
 }

@@ -377,6 +377,27 @@ static void test_raster_huge_stride(void) {
     free(a);
 }
 
+/* Only alpha 0 is transparent: alpha 1..254 texels are copied verbatim. */
+static void test_raster_partial_alpha_is_opaque(void) {
+    uint8_t *a = v1_fixture_a(), *b = v1_fixture_a();
+    uint8_t r1[OUT1], r2[OUT1];
+    int X, Y, i, bad = 0;
+    for (Y = 0; Y < 64; Y++)
+        for (X = 0; X < 64; X++)
+            if (b[Y * 256 + 4 * X + 3]) b[Y * 256 + 4 * X + 3] = (uint8_t)(1 + (X + Y) % 254);
+    CHECK(r2d_rotsprite_raster(a, 64, 64, 256, 37.5, 12.25, r1));
+    CHECK(r2d_rotsprite_raster(b, 64, 64, 256, 37.5, 12.25, r2));
+    CHECK(count_alpha(r2, 4096) == 817);
+    for (i = 0; i < 4096; i++) {
+        int same_rgb = memcmp(r1 + 4 * i, r2 + 4 * i, 3) == 0;
+        int alpha_ok = r1[4 * i + 3] == 0 ? r2[4 * i + 3] == 0 : (r2[4 * i + 3] >= 1 && r2[4 * i + 3] <= 254);
+        if (!same_rgb || !alpha_ok) bad++;
+    }
+    CHECKF(bad == 0, "%d pixels differ beyond alpha", bad);
+    free(a);
+    free(b);
+}
+
 void v1_tests(void) {
     RUN(test_layout_accepts_exactly);
     RUN(test_angles_reference_table);
@@ -392,4 +413,5 @@ void v1_tests(void) {
     RUN(test_raster_angle_equivalences);
     RUN(test_raster_yaw_pitch_directions);
     RUN(test_raster_huge_stride);
+    RUN(test_raster_partial_alpha_is_opaque);
 }
