@@ -22,8 +22,9 @@ static uint8_t *read_file(const char *dir, const char *name, const char *suffix,
         h_fail(__FILE__, __LINE__, "cannot open %s", path);
         return NULL;
     }
-    buf = (uint8_t *)malloc(want + 1);
-    got = fread(buf, 1, want + 1, f);
+    buf = (uint8_t *)malloc(want); /* exact size: ASan sees any over-read */
+    got = fread(buf, 1, want, f);
+    if (got == want && fgetc(f) != EOF) got++;
     fclose(f);
     if (got != want) {
         h_fail(__FILE__, __LINE__, "%s: %zu bytes, want %zu", path, got, want);

@@ -74,6 +74,15 @@ static void test_header_sizes_and_args(void) {
     CHECK(!r2d_rotsprite_v2_header(a.buf, 1024, 1024, 4095));
     CHECK(!r2d_rotsprite_v2_header(a.buf, 1024, 1024, 1));
     CHECK(!r2d_rotsprite_v2_header(a.buf, 1024, 1024, -4096));
+    CHECK(!r2d_rotsprite_v2_header(a.buf, 2147483647, 2147483647, 2147483647));
+    CHECK(!r2d_rotsprite_v2_header(a.buf, -2147483647 - 1, -2147483647 - 1, 4096));
+    CHECK(!r2d_rotsprite_v2_header(a.buf, 1024, 1024, -2147483647 - 1));
+    {
+        R2DRotAtlas o = {NULL, 0};
+        CHECK(!r2d_rotsprite_v2_decode(a.buf, 2147483647, 2147483647, 2147483647, &o));
+        CHECK(!r2d_rotsprite_v2_decode_anime(a.buf, -2147483647 - 1, -2147483647 - 1, 4096, &o));
+        CHECK(o.points == NULL && o.count == 0);
+    }
     v2_free(&a);
     {
         int w;

@@ -94,6 +94,8 @@ static void test_render_validation(void) {
         FAILS(call_kind(kind, &a, 0, 0, 4, 0, NULL, c.p, &ws, size), "eyes 4");
         FAILS(call_kind(kind, &a, 0, 0, 0, -1, NULL, c.p, &ws, size), "mouth -1");
         FAILS(call_kind(kind, &a, 0, 0, 0, 4, NULL, c.p, &ws, size), "mouth 4");
+        FAILS(call_kind(kind, &a, 0, 0, -2147483647 - 1, 0, NULL, c.p, &ws, size), "eyes INT_MIN");
+        FAILS(call_kind(kind, &a, 0, 0, 0, 2147483647, NULL, c.p, &ws, size), "mouth INT_MAX");
         for (i = 0; i < 3; i++) {
             FAILS(call_kind(kind, &a, bad[i], 0, 0, 0, NULL, c.p, &ws, size), "bad yaw");
             FAILS(call_kind(kind, &a, 0, bad[i], 0, 0, NULL, c.p, &ws, size), "bad pitch");
@@ -115,7 +117,8 @@ static void test_render_validation(void) {
             }
         }
         if (kind == 4) {
-            static const int sizes[] = {0, 1, 128, 255, 257, 511, 513, 1024, -256, -512};
+            static const int sizes[] = {0, 1, 128, 255, 257, 511, 513, 1024, -256, -512, 2147483647,
+                                        -2147483647 - 1};
             for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
                 FAILS(r2d_rotsprite_v2_anime_sized(&a, 0, 0, 0, 0, NULL, c.p, &ws, sizes[i]), "bad size");
             /* a pending size change must not happen on an argument failure */

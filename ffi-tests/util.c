@@ -76,8 +76,9 @@ V2Atlas v2_new(int w, int stride) {
     a.w = w;
     a.k = w / 1024;
     a.stride = stride;
-    /* (h-1)*stride + 4w readable bytes is the contract; allocate whole rows. */
-    a.bytes = (size_t)w * (size_t)stride;
+    /* exactly the (h-1)*stride + 4w bytes the contract lets the library read,
+       so that ASan catches any read past the last pixel */
+    a.bytes = (size_t)(w - 1) * (size_t)stride + 4 * (size_t)w;
     a.buf = (uint8_t *)calloc(a.bytes, 1);
     return a;
 }
@@ -149,9 +150,10 @@ uint8_t *v1_fixture_a(void) {
 }
 
 uint8_t *v1_fixture_b(void) {
-    uint8_t *buf = (uint8_t *)malloc(600 * 128);
+    /* exactly (h-1)*stride + 4w bytes: no padding after the last row */
+    uint8_t *buf = (uint8_t *)malloc(600 * 127 + 512);
     int X, Y;
-    memset(buf, 0xEE, 600 * 128);
+    memset(buf, 0xEE, 600 * 127 + 512);
     for (Y = 0; Y < 128; Y++)
         for (X = 0; X < 128; X++) {
             uint8_t *q = buf + Y * 600 + 4 * X;
