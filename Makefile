@@ -27,8 +27,12 @@ $(CBINDGEN):
 	$(CARGO) install --quiet --locked --root $(TOOLS) cbindgen --version $(CBINDGEN_VERSION)
 
 # Regenerate include/rotsprite_math.h with the pinned cbindgen.
+# cbindgen emits all types before all functions; tools/order_header.py restores
+# the declaration order of c-abi.md §1 (whole declarations, nothing edited).
 header: $(CBINDGEN)
-	$(CBINDGEN) --config cbindgen.toml --crate re2d --output include/rotsprite_math.h --quiet
+	@mkdir -p target
+	$(CBINDGEN) --config cbindgen.toml --crate re2d --output target/rotsprite_math.raw.h --quiet
+	python3 tools/order_header.py target/rotsprite_math.raw.h include/rotsprite_math.h
 
 # Fails when the committed header is not what cbindgen generates now.
 header-check: header

@@ -7,6 +7,22 @@
 
 #define R2D_ROTSPRITE_SIZE 64
 
+#ifdef __cplusplus
+extern "C" {
+#endif  // __cplusplus
+
+bool r2d_rotsprite_layout(int w, int h, int *cell);
+
+bool r2d_rotsprite_angles(double yaw, double pitch, double *out_yaw, double *out_pitch);
+
+bool r2d_rotsprite_raster(const uint8_t *atlas,
+                          int w,
+                          int h,
+                          int stride,
+                          double yaw,
+                          double pitch,
+                          uint8_t *out);
+
 typedef struct R2DRotPoint {
   float x;
   float y;
@@ -34,6 +50,23 @@ typedef struct R2DRotAtlas {
   int count;
 } R2DRotAtlas;
 
+bool r2d_rotsprite_v2_header(const uint8_t *atlas, int w, int h, int stride);
+
+bool r2d_rotsprite_v2_decode(const uint8_t *atlas,
+                             int w,
+                             int h,
+                             int stride,
+                             struct R2DRotAtlas *out);
+
+void r2d_rotsprite_v2_free(struct R2DRotAtlas *atlas);
+
+bool r2d_rotsprite_v2_raster(const struct R2DRotAtlas *atlas,
+                             double yaw,
+                             double pitch,
+                             int eyes,
+                             int mouth,
+                             uint8_t *out);
+
 typedef struct R2DRotPartPose {
   double matrix[12];
   bool defined;
@@ -58,49 +91,6 @@ typedef struct R2DRotRig {
   double head_yaw;
   int brows;
 } R2DRotRig;
-
-typedef struct R2DRotAnimeWorkspace {
-  float *depth;
-  float *distance;
-  float *sample_depth;
-  uint8_t *rgba;
-  uint8_t *resolved;
-  int bounds[4];
-  int size;
-} R2DRotAnimeWorkspace;
-
-#ifdef __cplusplus
-extern "C" {
-#endif // __cplusplus
-
-bool r2d_rotsprite_layout(int w, int h, int *cell);
-
-bool r2d_rotsprite_angles(double yaw, double pitch, double *out_yaw, double *out_pitch);
-
-bool r2d_rotsprite_raster(const uint8_t *atlas,
-                          int w,
-                          int h,
-                          int stride,
-                          double yaw,
-                          double pitch,
-                          uint8_t *out);
-
-bool r2d_rotsprite_v2_header(const uint8_t *atlas, int w, int h, int stride);
-
-bool r2d_rotsprite_v2_decode(const uint8_t *atlas,
-                             int w,
-                             int h,
-                             int stride,
-                             struct R2DRotAtlas *out);
-
-void r2d_rotsprite_v2_free(struct R2DRotAtlas *atlas);
-
-bool r2d_rotsprite_v2_raster(const struct R2DRotAtlas *atlas,
-                             double yaw,
-                             double pitch,
-                             int eyes,
-                             int mouth,
-                             uint8_t *out);
 
 bool r2d_rotsprite_v2_draw(const struct R2DRotAtlas *atlas,
                            double yaw,
@@ -133,6 +123,16 @@ bool r2d_rotsprite_v2_anime(const struct R2DRotAtlas *atlas,
                             int mouth,
                             const struct R2DRotRig *rig,
                             uint8_t *out);
+
+typedef struct R2DRotAnimeWorkspace {
+  float *depth;
+  float *distance;
+  float *sample_depth;
+  uint8_t *rgba;
+  uint8_t *resolved;
+  int bounds[4];
+  int size;
+} R2DRotAnimeWorkspace;
 
 void r2d_rotsprite_anime_workspace_free(struct R2DRotAnimeWorkspace *workspace);
 

@@ -20,6 +20,8 @@
 )]
 
 pub mod math;
+pub mod model;
 pub mod rotsprite;
+pub mod sprite;
 
 mod ffi;

@@ -76,12 +76,13 @@ impl AnimeWorkspace {
         check_size(size, out)?;
         if self.size != size {
             let n = 2 * size;
+            *self = AnimeWorkspace::default();
             *self = AnimeWorkspace {
-                depth: vec![0.0; n * n],
-                distance: vec![0.0; n * n],
-                sample_depth: vec![0.0; size * size],
-                rgba: vec![0; n * n * 4],
-                resolved: vec![0; size * size * 4],
+                depth: try_filled(n * n, 0.0)?,
+                distance: try_filled(n * n, 0.0)?,
+                sample_depth: try_filled(size * size, 0.0)?,
+                rgba: try_filled(n * n * 4, 0)?,
+                resolved: try_filled(size * size * 4, 0)?,
                 bounds: [0, 0, n as i32, n as i32],
                 size,
             };
@@ -96,6 +97,15 @@ impl AnimeWorkspace {
         };
         render(points, frame, size, out, bufs)
     }
+}
+
+/// A vector of `n` copies of `v`, or `OutOfMemory` instead of aborting.
+fn try_filled<T: Clone>(n: usize, v: T) -> Result<Vec<T>, RenderError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n)
+        .map_err(|_| RenderError::OutOfMemory)?;
+    out.resize(n, v);
+    Ok(out)
 }
 
 fn check_size(size: usize, out: &[u8]) -> Result<(), RenderError> {

@@ -317,10 +317,13 @@ pub fn decode(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeError> {
     Ok(points)
 }
 
-/// Cell → point index map of §8.1 step 4 (−1 for inactive cells).
+/// Cell → point index map of §8.1 step 4 (−1 for inactive cells). `None`
+/// when the header is invalid or the grid cannot be allocated.
 pub fn cell_grid(img: &AtlasImage<'_>) -> Option<Vec<i32>> {
     let m = maps(img)?;
-    let mut grid = vec![-1i32; MAX_POINTS];
+    let mut grid = Vec::new();
+    grid.try_reserve_exact(MAX_POINTS).ok()?;
+    grid.resize(MAX_POINTS, -1i32);
     let mut n = 0;
     for my in 0..GRID_H {
         for mx in 0..GRID_W {

@@ -21,17 +21,23 @@ pub struct DrawScratch {
     distance: Vec<f32>,
 }
 
-impl Default for DrawScratch {
-    fn default() -> Self {
-        DrawScratch {
-            depth: vec![0.0; DRAW_SIZE * DRAW_SIZE],
-            distance: vec![0.0; DRAW_SIZE * DRAW_SIZE],
-        }
+impl DrawScratch {
+    /// Allocates the buffers; `None` when memory is exhausted.
+    pub fn try_new() -> Option<Self> {
+        let n = DRAW_SIZE * DRAW_SIZE;
+        let mut depth = Vec::new();
+        let mut distance = Vec::new();
+        depth.try_reserve_exact(n).ok()?;
+        distance.try_reserve_exact(n).ok()?;
+        depth.resize(n, 0.0);
+        distance.resize(n, 0.0);
+        Some(DrawScratch { depth, distance })
     }
 }
 
 thread_local! {
-    static SCRATCH: RefCell<DrawScratch> = RefCell::new(DrawScratch::default());
+    /// Per-thread scratch of [`draw`], allocated on first use.
+    static SCRATCH: RefCell<Option<DrawScratch>> = const { RefCell::new(None) };
 }
 
 /// Projection scale of the pixel raster: the model's scale, else 1 with a
@@ -47,9 +53,16 @@ fn scale_of(rig: Option<&Rig<'_>>) -> f64 {
 /// Renders `points` into a 128×128 RGBA image (`out`, at least
 /// [`DRAW_OUT_BYTES`]), using this thread's scratch buffers.
 pub fn draw(points: &[R2DRotPoint], frame: &Frame<'_>, out: &mut [u8]) -> Result<(), RenderError> {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => draw_with(&mut s, points, frame, out),
-        Err(_) => draw_with(&mut DrawScratch::default(), points, frame, out),
+    SCRATCH.with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            let mut s = DrawScratch::try_new().ok_or(RenderError::OutOfMemory)?;
+            return draw_with(&mut s, points, frame, out);
+        };
+        if slot.is_none() {
+            *slot = DrawScratch::try_new();
+        }
+        let s = slot.as_mut().ok_or(RenderError::OutOfMemory)?;
+        draw_with(s, points, frame, out)
     })
 }
 

@@ -51,6 +51,8 @@ pub enum RenderError {
     BadSize,
     /// The output or a workspace buffer is shorter than required.
     BufferTooSmall,
+    /// Scratch memory could not be allocated.
+    OutOfMemory,
 }
 
 impl std::fmt::Display for RenderError {
@@ -61,6 +63,7 @@ impl std::fmt::Display for RenderError {
             RenderError::Rig => "rig brows must be in 0..=3 and rig angles finite",
             RenderError::BadSize => "unsupported size",
             RenderError::BufferTooSmall => "buffer too small",
+            RenderError::OutOfMemory => "out of memory",
         })
     }
 }
