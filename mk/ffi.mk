@@ -43,6 +43,10 @@ $(FFI_BUILD)/golden_test: $(GOLDEN_SRCS) $(FFI_HDRS) $(GOLDEN_GEN) $(LIB_A) | $(
 $(FFI_BUILD)/header_c99: $(FFI_DIR)/header_c99.c include/rotsprite_math.h $(LIB_A) | $(FFI_BUILD)
 	$(FFI_CC) -std=c99 $(FFI_WARN) $(FFI_SAN) -Iinclude $< $(LIB_A) $(FFI_LIBS) -o $@
 
+# the same program linked against the shared library
+$(FFI_BUILD)/header_c99_so: $(FFI_DIR)/header_c99.c include/rotsprite_math.h $(LIB_SO) | $(FFI_BUILD)
+	$(FFI_CC) -std=c99 $(FFI_WARN) -Iinclude $< -L$(dir $(LIB_SO)) -lre2d -Wl,-rpath,$(abspath $(dir $(LIB_SO))) -o $@
+
 $(FFI_BUILD)/header_cpp: $(FFI_DIR)/header_cpp.cpp include/rotsprite_math.h $(LIB_A) | $(FFI_BUILD)
 	$(FFI_CXX) -std=c++20 $(FFI_WARN) $(FFI_SAN) -Iinclude $< $(LIB_A) $(FFI_LIBS) -o $@
 
@@ -55,13 +59,14 @@ $(FFI_BUILD)/ffi_tests_plain: $(FFI_SRCS) $(FFI_HDRS) $(LIB_A) | $(FFI_BUILD)
 
 ffi-build: release
 	$(MAKE) --no-print-directory $(FFI_BUILD)/ffi_tests $(FFI_BUILD)/golden_test \
-	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_cpp $(FFI_BUILD)/alloc_fail
+	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_c99_so $(FFI_BUILD)/header_cpp $(FFI_BUILD)/alloc_fail
 
 # Every step runs even if an earlier one fails; run.sh prints the total line.
 ffi-test: ffi-build
 	$(FFI_DIR)/run.sh \
 	  "header+exports" "$(FFI_DIR)/check_header_and_exports.sh include/rotsprite_math.h $(LIB_SO)" \
 	  "header C99" "$(FFI_BUILD)/header_c99 && echo '1 passed, 0 failed'" \
+	  "header C99, libre2d.so" "$(FFI_BUILD)/header_c99_so && echo '1 passed, 0 failed'" \
 	  "header C++" "$(FFI_BUILD)/header_cpp" \
 	  "ffi_tests" "$(FFI_BUILD)/ffi_tests" \
 	  "golden" "$(FFI_BUILD)/golden_test $(FFI_BUILD)/golden $(GOLDEN_DIR)" \
