@@ -19,6 +19,7 @@
     clippy::manual_checked_ops
 )]
 
+pub mod character;
 pub mod math;
 pub mod mesh;
 pub mod model;
