@@ -14,21 +14,8 @@ use super::error::{Code, CompileError};
 
 /// Encode RGBA8 pixels as a PNG with fixed settings (deterministic bytes).
 pub fn encode_png(rgba: &[u8], size: u32) -> Result<Vec<u8>, CompileError> {
-    let io = |e: png::EncodingError| {
-        CompileError::new(Code::Io, "", format!("PNG encoding failed: {e}"))
-    };
-    let mut out = Vec::with_capacity(rgba.len() / 8 + 1024);
-    {
-        let mut enc = png::Encoder::new(&mut out, size, size);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Up);
-        let mut w = enc.write_header().map_err(io)?;
-        w.write_image_data(rgba).map_err(io)?;
-        w.finish().map_err(io)?;
-    }
-    Ok(out)
+    crate::png_io::encode_rgba(rgba, size, size)
+        .map_err(|e| CompileError::new(Code::Io, "", format!("PNG encoding failed: {e}")))
 }
 
 /// Decoded 8-bit RGBA image.
