@@ -46,15 +46,25 @@ pub fn decode_rgba(r: impl BufRead + Seek) -> Result<RgbaImage, String> {
     buf.truncate(info.buffer_size());
     let data = match info.color_type {
         png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf.chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
-        png::ColorType::GrayscaleAlpha => buf.chunks(2).flat_map(|c| [c[0], c[0], c[0], c[1]]).collect(),
+        png::ColorType::Rgb => buf
+            .chunks(3)
+            .flat_map(|c| [c[0], c[1], c[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => buf
+            .chunks(2)
+            .flat_map(|c| [c[0], c[0], c[0], c[1]])
+            .collect(),
         png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
         png::ColorType::Indexed => return Err("unexpanded palette".into()),
     };
     if data.len() != info.width as usize * info.height as usize * 4 {
         return Err("unexpected PNG layout".into());
     }
-    Ok(RgbaImage { data, width: info.width, height: info.height })
+    Ok(RgbaImage {
+        data,
+        width: info.width,
+        height: info.height,
+    })
 }
 
 #[cfg(test)]
@@ -76,7 +86,10 @@ mod tests {
         let mut out = Vec::new();
         let mut enc = png::Encoder::new(&mut out, 2, 1);
         enc.set_color(png::ColorType::Grayscale);
-        enc.write_header().unwrap().write_image_data(&[7, 200]).unwrap();
+        enc.write_header()
+            .unwrap()
+            .write_image_data(&[7, 200])
+            .unwrap();
         let img = decode_rgba(std::io::Cursor::new(&out)).unwrap();
         assert_eq!(img.data, [7, 7, 7, 255, 200, 200, 200, 255]);
     }

@@ -107,7 +107,8 @@ pub struct Info {
 pub fn read_png(path: &Path) -> Result<RgbaImage, ModelError> {
     let file = std::fs::File::open(path)
         .map_err(|e| ModelError::type_(format!("cannot read '{}': {e}", path.display())))?;
-    decode_rgba(std::io::BufReader::new(file)).map_err(|e| ModelError::type_(format!("'{}': {e}", path.display())))
+    decode_rgba(std::io::BufReader::new(file))
+        .map_err(|e| ModelError::type_(format!("'{}': {e}", path.display())))
 }
 
 /// `rotSpriteFileStamp(path)`: `"<mtime ms>:<size>"`, or `None` when missing.

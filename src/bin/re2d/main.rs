@@ -1,11 +1,12 @@
 // re2d command-line tool: entry point and subcommand dispatch (spec: surface-compiler.md §9).
-//! `re2d compile`, `re2d atlas inspect`, `re2d build`. Each subcommand lives
+//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`. Each subcommand lives
 //! in its own file so later tools (`render`, …) can be added alongside.
 //! Exit codes: 0 success, 1 validation/format error, 2 usage error, 3 I/O.
 
 mod atlas;
 mod build;
 mod compile;
+mod render;
 
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,8 @@ enum Cmd {
     Atlas(atlas::Cmd),
     /// Run the compile jobs of a build file.
     Build(build::Args),
+    /// Render a character model's clip to PNG frames or a sprite sheet.
+    Render(render::Args),
 }
 
 fn main() {
@@ -34,6 +37,7 @@ fn main() {
         Cmd::Compile(a) => compile::run(&a),
         Cmd::Atlas(c) => atlas::run(&c),
         Cmd::Build(a) => build::run(&a),
+        Cmd::Render(a) => render::run(&a),
     };
     std::process::exit(code);
 }
