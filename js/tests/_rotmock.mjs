@@ -5,7 +5,8 @@
 // override a native), `m.stamps` (path → stamp for rotSpriteFileStamp),
 // `m.changed` (Set of handle paths reported changed), `m.fail` (Set of paths
 // rotSpriteLoad rejects with TypeError), `m.version` (path → native version),
-// `m.names()` (the call names), `m.clear()`.
+// `m.names()` (the call names), `m.clear()`, `m.handles` (every handle
+// created; `h.disposed` counts rotSpriteDispose calls).
 export function mockEngine() {
     const m = { calls: [], stamps: {}, changed: new Set(), fail: new Set(), version: {}, handles: [] };
     let next = 1;
@@ -54,7 +55,10 @@ export function mockEngine() {
             return m.changed.has(h.path);
         },
         rotSpriteDispose(h) {
-            if (h && h.state) h.state.sprite = -1;
+            if (h && h.state) {
+                h.state.sprite = -1;
+                h.disposed = (h.disposed ?? 0) + 1;
+            }
         },
     };
     globalThis.engine = new Proxy({}, {
