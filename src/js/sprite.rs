@@ -23,8 +23,8 @@ use std::path::Path;
 use std::rc::Rc;
 
 use rquickjs::{
-    Class, Ctx, Exception, Function, JsLifetime, Object, Result, TypedArray, Value, class::Trace,
-    convert::Coerced, function::Rest,
+    Class, Ctx, Exception, Function, IntoJs, JsLifetime, Object, Result, TypedArray, Value,
+    class::Trace, convert::Coerced, function::Rest,
 };
 
 use super::engine::State;
@@ -401,9 +401,9 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         ctx,
         engine,
         "rotSpriteFileStamp",
-        |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Option<String>> {
+        |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Value<'js>> {
             let path = string(&ctx, at(&args, 0), "rotSpriteFileStamp: path")?;
-            Ok(file_stamp(Path::new(&path)))
+            or_null(&ctx, file_stamp(Path::new(&path)))
         },
     )?;
     set_fn(
@@ -448,14 +448,15 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         ctx,
         engine,
         "spritePixels",
-        move |ctx: Ctx<'js>, id: f64| -> Result<Option<TypedArray<'js, u8>>> {
+        move |ctx: Ctx<'js>, id: f64| -> Result<Value<'js>> {
             let st = s.borrow();
-            match st.sprites.get(id as usize).and_then(Option::as_ref) {
+            let arr = match st.sprites.get(id as usize).and_then(Option::as_ref) {
                 Some(tex) if id >= 0.0 && id.fract() == 0.0 => {
-                    TypedArray::<u8>::new(ctx.clone(), tex.rgba.clone()).map(Some)
+                    Some(TypedArray::<u8>::new(ctx.clone(), tex.rgba.clone())?)
                 }
-                _ => Ok(None),
-            }
+                _ => None,
+            };
+            or_null(&ctx, arr)
         },
     )?;
     let s = st;
@@ -490,6 +491,14 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         },
     )?;
     Ok(())
+}
+
+/// `Some(v)` → `v`, `None` → `null` (rquickjs maps `None` to `undefined`).
+fn or_null<'js, T: IntoJs<'js>>(ctx: &Ctx<'js>, v: Option<T>) -> Result<Value<'js>> {
+    match v {
+        Some(v) => v.into_js(ctx),
+        None => Ok(Value::new_null(ctx.clone())),
+    }
 }
 
 fn sprite_slot<'a>(ctx: &Ctx<'_>, st: &'a State, id: f64) -> Result<&'a Texture> {
