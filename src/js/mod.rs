@@ -20,3 +20,6 @@ pub mod model;
 pub mod modules;
 pub mod raster;
 pub mod sprite;
+
+#[cfg(test)]
+mod rotsprite_tests;
