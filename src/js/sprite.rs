@@ -194,11 +194,7 @@ fn info_object<'js>(ctx: &Ctx<'js>, inner: &Inner) -> Result<Object<'js>> {
 type PoseArgs<'js> = (Class<'js, Handle>, f64, f64, [Option<i32>; 3]);
 
 /// Expression arguments 3..5: omitted ones keep the current values.
-fn pose_args<'js>(
-    ctx: &Ctx<'js>,
-    args: &Rest<Value<'js>>,
-    name: &str,
-) -> Result<PoseArgs<'js>> {
+fn pose_args<'js>(ctx: &Ctx<'js>, args: &Rest<Value<'js>>, name: &str) -> Result<PoseArgs<'js>> {
     min_args(ctx, args, 3, name)?;
     let h = handle(ctx, at(args, 0))?;
     let yaw = number(at(args, 1))?;
