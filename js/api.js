@@ -31,3 +31,5 @@ export function createApi() {
     $.mesh = installMesh($);
     return $;
 }
+
+export default createApi;

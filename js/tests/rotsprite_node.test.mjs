@@ -665,6 +665,30 @@ test('tick: model motion time and rig.phase without native rig calls, one-shot s
     is(mp[1][1], R(item).handle);
 });
 
+test('quirks: atlas style always pixel, model rotPose does not rebuild, model emotions, same-style no-op', () => {
+    fresh();
+    const info = m.impl.rotSpriteInfo;
+    m.impl.rotSpriteInfo = (h) => ({ ...info(h), style: 'anime', width: 512 });
+    const w = $.rotSprite.create('a.png');
+    m.impl.rotSpriteInfo = info;
+    is(R(w).style, 'pixel');
+    is(R(w).width, 512);
+    keys($.rotSprite, ['create', 'from', 'equip', 'definition', 'pose', 'info', 'dispose']);
+    const md = $.rotSprite.from(testDefinition());
+    m.clear();
+    md.rotPose(15, 5);
+    json(m.names(), ['rotSpritePose'], 'no model rebuild');
+    md.rotEmotion('glad');
+    json(R(md).faceBase, { eyes: 'happy', mouth: 'smile', brows: 'neutral' });
+    json(last('rotSpritePose').slice(2), [15, 5, 3, 2, 0]);
+    throws(() => md.rotEmotion('happy'), RangeError, 'model nodes use their own table');
+    m.clear();
+    is(md.rotStyle('pixel'), md);
+    is(m.calls.length, 0, 'same style: no reload');
+    throws(() => $('<rotsprite>').rotStyle('anime'), TypeError);
+    $('rotsprite').remove();
+});
+
 test('host subset: selection, eachNode, remove listeners, globalPos, at/size', () => {
     fresh();
     const a = $('<rotsprite>', { id: 'ha', x: 1, y: 2 });

@@ -448,13 +448,15 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         engine,
         "spritePixels",
         move |ctx: Ctx<'js>, id: f64| -> Result<Value<'js>> {
-            let st = s.borrow();
-            let arr = match st.sprites.get(id as usize).and_then(Option::as_ref) {
-                Some(tex) if id >= 0.0 && id.fract() == 0.0 => {
-                    Some(TypedArray::<u8>::new(ctx.clone(), tex.rgba.clone())?)
-                }
+            // Copy out first: allocating the array may run finalizers, which
+            // borrow the engine state.
+            let bytes = match s.borrow().sprites.get(id as usize).and_then(Option::as_ref) {
+                Some(tex) if id >= 0.0 && id.fract() == 0.0 => Some(tex.rgba.clone()),
                 _ => None,
             };
+            let arr = bytes
+                .map(|b| TypedArray::<u8>::new(ctx.clone(), b))
+                .transpose()?;
             or_null(&ctx, arr)
         },
     )?;
