@@ -147,6 +147,20 @@ test('validateRotDefinition: accepted edge values', () => {
     is(d.list[1], 0);
 });
 
+test('validateRotDefinition: numbers survive the Rust round trip bit for bit', () => {
+    let seed = 12345;
+    const rnd = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+    };
+    for (let k = 0; k < 300; k++) {
+        const v = [rnd() * 1000 - 500, rnd() * 1e-3, (rnd() - 0.5) * 1e6 * rnd()];
+        const d = validateRotDefinition(withRig((d) => { d.rig.bones[0].pivot = v; }));
+        for (let i = 0; i < 3; i++) is(d.rig.bones[0].pivot[i], v[i], `pivot ${k}.${i}`);
+    }
+    is(validateRotDefinition(withRig((d) => { d.rig.bones[0].pivot = [0.1 + 0.2, 1 / 3, -1e-300]; })).rig.bones[0].pivot[0], 0.30000000000000004);
+});
+
 const anims = (clips) => ({ version: 1, clips });
 const vdef = () => validateRotDefinition(testDefinition());
 
