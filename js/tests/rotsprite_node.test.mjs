@@ -521,6 +521,13 @@ test('sockets: grip follows the parent socket, pose follows the parent, survives
     is(n.h, 80);
     is(n.layer, 3);
     ok(n.depth === 2.01 || n.depth === 1.99);
+    m.clear();
+    item.rotSeek(0);
+    json(m.names(), ['rotSpriteInfo', 'rotSpriteInfo', 'rotSpriteModelPose', 'rotSpritePose'], 'attached applyModel order');
+    is(m.calls[0][1], R(item).handle);
+    is(m.calls[1][1], R(parent).handle);
+    is(m.calls[2][1], R(item).handle);
+    is(m.calls[2][2], R(parent).modelPose.scale);
     parent.rotPose(40, 20);
     const p = m.of('rotSpritePose').filter((c) => c[1] === R(item).handle).at(-1);
     json(p.slice(2, 4), [40, 20]);
