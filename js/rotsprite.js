@@ -168,7 +168,7 @@ export function buildRotModelPose(definition, sample = {}, rig = {}, manual = {}
         return [p.id, sel, p.variant ?? 0, p.oneSided ? 1 : 0, visible, ...M];
     });
     const projection = definition.projection;
-    return { records, bones, scale: body ? projection.bodyScale : projection.portraitScale };
+    return { records, bones, scale: body ? projection?.bodyScale : projection?.portraitScale };
 }
 
 export function relativeAsset(file, path) {

@@ -72,6 +72,9 @@ run aliases 0 "$qjs" "$h/aliases.mjs" && out_is aliases 'true true function'
 run no-builtins-alias 1 "$qjs" --no-builtins "$h/aliases.mjs" && has no-builtins-msg err 'highlevel/mesh.js'
 run no-builtins-byname 0 "$qjs" --no-builtins "$h/byname.mjs" && out_is no-builtins-byname true
 run native-private 1 "$qjs" "$h/native_private.mjs"
+run aliases-rot 0 "$qjs" "$h/aliases_rot.mjs" && out_is aliases-rot 'true true true true function function function'
+run native-private-rot 1 "$qjs" "$h/native_private_rot.mjs" && has native-private-rot err 'internal'
+run native-private-host 1 "$qjs" "$h/native_private_host.mjs" && has native-private-host err 'internal'
 # 5. engine-style test file, unchanged, from several working directories
 fx="$here/fixtures/engine/tests/js/mesh.test.mjs"
 (cd / && run engine-style-root 0 "$qjs" "$fx") && has engine-style-root out 'engine-style: 8 passed, 0 failed'
