@@ -122,6 +122,8 @@ test('validateRotDefinition: class of every rejection', () => {
         [T, (d) => { d.emotions = { e: { nose: 'open' } }; }],
     ];
     cases.forEach(([cls, f], i) => throws(() => validateRotDefinition(withRig(f)), cls, `case ${i}`));
+    throws(() => validateRotDefinition(withRig((d) => { d.emotions = { e: null }; })), TypeError, 'Object.entries(null)');
+    throws(() => validateRotDefinition(withRig((d) => { d.projection = 5; })), TypeError, 'default written onto a primitive');
     throws(() => validateRotDefinition(undefined), SyntaxError);
     throws(() => validateRotDefinition(null), TypeError);
     throws(() => validateRotDefinition(withRig((d) => { d.f = () => 1; })), TypeError);
@@ -145,6 +147,10 @@ test('validateRotDefinition: accepted edge values', () => {
     ok(!('undef' in d));
     json(d.list, [null, 0]);
     is(d.list[1], 0);
+    for (const v of [5, 's', [1], true]) {
+        json(validateRotDefinition(withRig((d) => { d.defaults = v; })).defaults, v, 'only defaults.body is read');
+    }
+    json(validateRotDefinition(withRig((d) => { d.emotions = 5; d.groups = 5; d.rig.controls = 5; })).emotions, 5);
 });
 
 test('validateRotDefinition: numbers survive the Rust round trip bit for bit', () => {
@@ -215,6 +221,8 @@ test('validateRotAnimations: rejections and classes', () => {
     ] } });
     throws(() => validateRotAnimations(dup, d), TypeError, 'array channel collides with the string channel');
     throws(() => validateRotAnimations(undefined, d), SyntaxError);
+    throws(() => validateRotAnimations(anims({ c: null }), d), TypeError, 'null clip');
+    throws(() => validateRotAnimations(anims({ c: 5 }), d), RangeError, '(5).duration is undefined');
 });
 
 test('sampleRotClip: linear, loop, one-shot end, face step, first key, quirks', () => {
