@@ -11,11 +11,7 @@ use re2d::rotsprite::synth::{dense_atlas, walk_pose};
 use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
 
 fn write_png(path: &Path, rgba: &[u8], w: u32, h: u32) -> Result<(), Box<dyn Error>> {
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut enc = png::Encoder::new(file, w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()?.write_image_data(rgba)?;
+    std::fs::write(path, re2d::png_io::encode_rgba(rgba, w, h)?)?;
     Ok(())
 }
 

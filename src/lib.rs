@@ -19,11 +19,17 @@
     clippy::manual_checked_ops
 )]
 
+pub mod character;
 pub mod math;
 pub mod mesh;
 pub mod model;
+pub mod png_io;
 pub mod rotsprite;
 pub mod sprite;
+/// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.
+///
+/// cbindgen:ignore
+pub mod surface;
 
 mod ffi;
 #[cfg(feature = "js")]

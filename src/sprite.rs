@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::model::{ModelError, normalize_rot_pose};
+use crate::png_io::{RgbaImage, decode_rgba};
 use crate::rotsprite::{
     AnimeWorkspace, AtlasImage, Frame, R2DRotModelPose, R2DRotPoint, Rig, atlas, decode,
     decode_anime, draw, v1,
@@ -102,56 +103,12 @@ pub struct Info {
     pub atlas_width: usize,
 }
 
-/// A decoded RGBA8 image (tightly packed).
-#[derive(Clone, Debug)]
-pub struct RgbaImage {
-    /// Pixels, 4 bytes each.
-    pub data: Vec<u8>,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-}
-
 /// Reads a PNG file into RGBA8 (any colour type and depth is expanded).
 pub fn read_png(path: &Path) -> Result<RgbaImage, ModelError> {
     let file = std::fs::File::open(path)
         .map_err(|e| ModelError::type_(format!("cannot read '{}': {e}", path.display())))?;
-    decode_png(std::io::BufReader::new(file))
+    decode_rgba(std::io::BufReader::new(file))
         .map_err(|e| ModelError::type_(format!("'{}': {e}", path.display())))
-}
-
-/// Decodes PNG bytes into RGBA8.
-pub fn decode_png(r: impl std::io::BufRead + std::io::Seek) -> Result<RgbaImage, String> {
-    let mut dec = png::Decoder::new(r);
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(|e| e.to_string())?;
-    let size = reader.output_buffer_size().ok_or("image too large")?;
-    let mut buf = vec![0u8; size];
-    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
-    buf.truncate(info.buffer_size());
-    let px = (info.width * info.height) as usize;
-    let data = match info.color_type {
-        png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf
-            .chunks(3)
-            .flat_map(|c| [c[0], c[1], c[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => buf
-            .chunks(2)
-            .flat_map(|c| [c[0], c[0], c[0], c[1]])
-            .collect(),
-        png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => return Err("unexpanded palette".into()),
-    };
-    if data.len() != px * 4 {
-        return Err("unexpected PNG layout".into());
-    }
-    Ok(RgbaImage {
-        data,
-        width: info.width,
-        height: info.height,
-    })
 }
 
 /// `rotSpriteFileStamp(path)`: `"<mtime ms>:<size>"`, or `None` when missing.

@@ -8,7 +8,7 @@
 //! texel alpha blends "over"; alpha 0 is discarded without writing depth.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::BufReader;
 use std::path::Path;
 
 /// An RGBA8 texture.
@@ -231,17 +231,11 @@ impl Framebuffer {
     }
 }
 
-/// Write tightly packed RGBA8 pixels as a PNG file.
+/// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
+/// encoder of [`crate::png_io`]).
 pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
-    let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc
-        .write_header()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    w.write_image_data(rgba)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let bytes = crate::png_io::encode_rgba(rgba, width, height)?;
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

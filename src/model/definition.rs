@@ -184,6 +184,43 @@ fn obj_mut<'a>(v: &'a mut Value, label: &str) -> Result<&'a mut Map<String, Valu
         .ok_or_else(|| t(format!("{label} must be an object")))
 }
 
+/// Joints and sockets (§3.3 steps 7, 10): `rig[key] = rig[key] ?? []`, an
+/// array of at most 128 entries, each with a unique name and a declared
+/// bone; `each(label, entry, name, bone)` applies the remaining rules.
+fn named_bone_list(
+    rig: &mut Map<String, Value>,
+    key: &str,
+    bones: &HashSet<String>,
+    mut each: impl FnMut(&str, &mut Value, String, String) -> Result<(), ModelError>,
+) -> Result<(), ModelError> {
+    if present(rig.get(key)).is_none() {
+        rig.insert(key.into(), Value::Array(Vec::new()));
+    }
+    let list = rig
+        .get_mut(key)
+        .and_then(Value::as_array_mut)
+        .filter(|a| a.len() <= 128);
+    let list = list.ok_or_else(|| t(format!("rig.{key} must be an array of at most 128")))?;
+    let mut names = HashSet::new();
+    for (i, item) in list.iter_mut().enumerate() {
+        let label = format!("rig.{key}[{i}]");
+        if item.is_null() {
+            return Err(t(format!("{label} must be an object")));
+        }
+        let item_name = name(prop(item, "name"), &format!("{label}.name"))?.to_string();
+        let bone = prop(item, "bone")
+            .and_then(Value::as_str)
+            .filter(|b| bones.contains(*b))
+            .map(str::to_string);
+        if !names.insert(item_name.clone()) {
+            return Err(t(format!("{label}: duplicate name '{item_name}'")));
+        }
+        let bone = bone.ok_or_else(|| t(format!("{label}.bone must name a declared bone")))?;
+        each(&label, item, item_name, bone)?;
+    }
+    Ok(())
+}
+
 /// `validateRotDefinition` on the JSON clone of a definition (§3.3).
 pub fn validate_definition(mut d: Value) -> Result<Definition, ModelError> {
     if !truthy(Some(&d)) || prop(&d, "version").and_then(Value::as_f64) != Some(1.0) {
@@ -343,40 +380,13 @@ pub fn validate_definition(mut d: Value) -> Result<Definition, ModelError> {
     // Joints, controls (on the rig).
     let root = obj_mut(&mut d, "definition")?;
     let rig = obj_mut(root.get_mut("rig").expect("checked"), "definition.rig")?;
-    if present(rig.get("joints")).is_none() {
-        rig.insert("joints".into(), Value::Array(Vec::new()));
-    }
     let mut joints = Vec::new();
-    {
-        let list = rig
-            .get_mut("joints")
-            .and_then(Value::as_array_mut)
-            .filter(|a| a.len() <= 128);
-        let list = list.ok_or_else(|| t("rig.joints must be an array of at most 128"))?;
-        let mut names = HashSet::new();
-        for (i, j) in list.iter_mut().enumerate() {
-            let label = format!("rig.joints[{i}]");
-            if j.is_null() {
-                return Err(t(format!("{label} must be an object")));
-            }
-            let jname = name(prop(j, "name"), &format!("{label}.name"))?.to_string();
-            let bone = prop(j, "bone")
-                .and_then(Value::as_str)
-                .filter(|b| bone_names.contains(*b))
-                .map(str::to_string);
-            if !names.insert(jname.clone()) {
-                return Err(t(format!("{label}: duplicate joint '{jname}'")));
-            }
-            let bone = bone.ok_or_else(|| t(format!("{label}.bone must name a declared bone")))?;
-            let point = vector(prop(j, "point"), [0.0; 3], &format!("{label}.point"))?;
-            obj_mut(j, &label)?.insert("point".into(), vec_value(point));
-            joints.push(Joint {
-                name: jname,
-                bone,
-                point,
-            });
-        }
-    }
+    named_bone_list(rig, "joints", &bone_names, |label, j, name, bone| {
+        let point = vector(prop(j, "point"), [0.0; 3], &format!("{label}.point"))?;
+        obj_mut(j, label)?.insert("point".into(), vec_value(point));
+        joints.push(Joint { name, bone, point });
+        Ok(())
+    })?;
     if present(rig.get("controls")).is_none() {
         rig.insert("controls".into(), Value::Object(Map::new()));
     }
@@ -429,46 +439,23 @@ pub fn validate_definition(mut d: Value) -> Result<Definition, ModelError> {
 
     // Sockets (on the rig).
     let rig = obj_mut(root.get_mut("rig").expect("checked"), "definition.rig")?;
-    if present(rig.get("sockets")).is_none() {
-        rig.insert("sockets".into(), Value::Array(Vec::new()));
-    }
     let mut sockets = Vec::new();
-    {
-        let list = rig
-            .get_mut("sockets")
-            .and_then(Value::as_array_mut)
-            .filter(|a| a.len() <= 128);
-        let list = list.ok_or_else(|| t("rig.sockets must be an array of at most 128"))?;
-        let mut names = HashSet::new();
-        for (i, s) in list.iter_mut().enumerate() {
-            let label = format!("rig.sockets[{i}]");
-            if s.is_null() {
-                return Err(t(format!("{label} must be an object")));
-            }
-            let sname = name(prop(s, "name"), &format!("{label}.name"))?.to_string();
-            let bone = prop(s, "bone")
-                .and_then(Value::as_str)
-                .filter(|b| bone_names.contains(*b))
-                .map(str::to_string);
-            if !names.insert(sname.clone()) {
-                return Err(t(format!("{label}: duplicate socket '{sname}'")));
-            }
-            let bone = bone.ok_or_else(|| t(format!("{label}.bone must name a declared bone")))?;
-            let point = vector(prop(s, "point"), [0.0; 3], &format!("{label}.point"))?;
-            let rotation = vector(prop(s, "rotation"), [0.0; 3], &format!("{label}.rotation"))?;
-            let portrait = optional_bool(prop(s, "portrait"), &format!("{label}.portrait"))?;
-            let so = obj_mut(s, &label)?;
-            so.insert("point".into(), vec_value(point));
-            so.insert("rotation".into(), vec_value(rotation));
-            sockets.push(Socket {
-                name: sname,
-                bone,
-                point,
-                rotation,
-                portrait: portrait.unwrap_or(false),
-            });
-        }
-    }
+    named_bone_list(rig, "sockets", &bone_names, |label, s, name, bone| {
+        let point = vector(prop(s, "point"), [0.0; 3], &format!("{label}.point"))?;
+        let rotation = vector(prop(s, "rotation"), [0.0; 3], &format!("{label}.rotation"))?;
+        let portrait = optional_bool(prop(s, "portrait"), &format!("{label}.portrait"))?;
+        let so = obj_mut(s, label)?;
+        so.insert("point".into(), vec_value(point));
+        so.insert("rotation".into(), vec_value(rotation));
+        sockets.push(Socket {
+            name,
+            bone,
+            point,
+            rotation,
+            portrait: portrait.unwrap_or(false),
+        });
+        Ok(())
+    })?;
 
     // Defaults, emotions.
     // `d.defaults = d.defaults ?? {}`, then only `d.defaults.body` is read:

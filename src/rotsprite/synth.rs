@@ -10,7 +10,8 @@
 //! from the surface compiler.
 
 use super::types::{CBool, R2DRotModelPose};
-use crate::math::{PI, rad};
+use crate::math::PI;
+use crate::model::matrix::{affine, multiply};
 
 /// One generated part: id, colour and surface function `(u, v) → (x, y, z)`.
 struct PartSpec {
@@ -210,41 +211,9 @@ pub fn dense_atlas(k: usize) -> Vec<u8> {
     px
 }
 
-/// Rotation about a pivot: `R(ax, ay, az degrees) · (p − pivot) + pivot + t`.
+/// Rotation `Rz·Ry·Rx` (degrees) about a pivot, then a translation.
 fn rot_about(deg: [f64; 3], pivot: [f64; 3], t: [f64; 3]) -> [f64; 12] {
-    let (cx, sx) = (rad(deg[0]).cos(), rad(deg[0]).sin());
-    let (cy, sy) = (rad(deg[1]).cos(), rad(deg[1]).sin());
-    let (cz, sz) = (rad(deg[2]).cos(), rad(deg[2]).sin());
-    // Rz · Ry · Rx
-    let r = [
-        [cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx],
-        [sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx],
-        [-sy, cy * sx, cy * cx],
-    ];
-    let mut m = [0.0; 12];
-    for row in 0..3 {
-        m[4 * row] = r[row][0];
-        m[4 * row + 1] = r[row][1];
-        m[4 * row + 2] = r[row][2];
-        let rp = r[row][0] * pivot[0] + r[row][1] * pivot[1] + r[row][2] * pivot[2];
-        m[4 * row + 3] = pivot[row] - rp + t[row];
-    }
-    m
-}
-
-/// Composition `a · b` of two affine 3×4 matrices.
-fn compose(a: &[f64; 12], b: &[f64; 12]) -> [f64; 12] {
-    let mut m = [0.0; 12];
-    for r in 0..3 {
-        for c in 0..4 {
-            let mut v = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c];
-            if c == 3 {
-                v += a[4 * r + 3];
-            }
-            m[4 * r + c] = v;
-        }
-    }
-    m
+    affine(pivot, t, deg, [1.0; 3])
 }
 
 /// A walking pose of the [`dense_atlas`] figure at time `t` seconds
@@ -260,7 +229,7 @@ pub fn walk_pose(t: f64) -> R2DRotModelPose {
     let body = rot_about([0.0, 8.0 * ph.sin(), 0.0], [0.0, 0.0, 0.0], bob);
     let mut put = |id: u8, local: [f64; 12]| {
         let p = &mut pose.parts[id as usize];
-        p.matrix = compose(&body, &local);
+        p.matrix = multiply(&body, &local);
         p.defined = CBool::new(true);
         p.visible = CBool::new(true);
     };
@@ -287,14 +256,14 @@ pub fn walk_pose(t: f64) -> R2DRotModelPose {
             [0.0; 3],
         );
         put(upper, shoulder);
-        put(lower, compose(&shoulder, &elbow));
+        put(lower, multiply(&shoulder, &elbow));
     }
     for (thigh, shin, side, sign) in [(8u8, 10u8, -5.0, -1.0), (12, 15, 5.0, 1.0)] {
         let hip = rot_about([sign * swing, 0.0, 0.0], [side, 11.0, 0.0], [0.0; 3]);
         let bend = 25.0 * (ph + if sign > 0.0 { PI } else { 0.0 }).sin().max(0.0);
         let knee = rot_about([bend, 0.0, 0.0], [side, 33.0, 0.0], [0.0; 3]);
         put(thigh, hip);
-        put(shin, compose(&hip, &knee));
+        put(shin, multiply(&hip, &knee));
     }
     pose
 }

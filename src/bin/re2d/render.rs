@@ -1,0 +1,236 @@
+// re2d render: a character model's clip rendered headless to PNG frames or a sprite sheet (issue 4; spec: js-rotsprite.md §6, §10.3).
+//! Loads MODEL.json like `$.re2dSprite.from` (definition, animations, atlas
+//! relative to the file), steps the clip at `--fps` and writes numbered
+//! frames (`-o DIR`) or one sheet (`--sheet OUT.png`, frames left to right,
+//! top to bottom in a grid of `--columns`). Every file is published
+//! atomically. Exit codes: 0 success, 1 invalid model or option value,
+//! 2 usage, 3 I/O.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use re2d::character::{Character, Expression, FrameRequest};
+use re2d::sprite::Style;
+
+/// `re2d render` arguments.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("out").required(true).args(["output", "sheet"])))]
+#[command(group(clap::ArgGroup::new("when").args(["frames", "time"])))]
+pub struct Args {
+    /// Character model JSON (its atlas and animations are resolved relative to it).
+    model: PathBuf,
+    /// Clip to play (default: the model's default motion, else its first clip).
+    #[arg(long)]
+    clip: Option<String>,
+    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips).
+    #[arg(long)]
+    frames: Option<u32>,
+    /// Render one frame at this clip time in seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Frames per second of clip time.
+    #[arg(long, default_value_t = 12.0)]
+    fps: f64,
+    /// View yaw in degrees (positive turns the front toward screen right).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    yaw: f64,
+    /// Yaw added per frame, degrees (turntable).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    turn: f64,
+    /// View pitch in degrees (clamped to ±75).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pitch: f64,
+    /// Sprite style: anime (512 px, smooth) or pixel (128 px); default: the model's.
+    #[arg(long, value_parser = ["anime", "pixel"])]
+    style: Option<String>,
+    /// Expression, e.g. eyes=happy,mouth=smile,brows=angry.
+    #[arg(long, value_parser = parse_expression)]
+    expression: Option<Expression>,
+    /// Write numbered frames frame-NNNN.png into this directory.
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Write one sprite-sheet PNG instead.
+    #[arg(long, value_name = "OUT.png")]
+    sheet: Option<PathBuf>,
+    /// Sheet columns (default: up to 8).
+    #[arg(long)]
+    columns: Option<u32>,
+}
+
+/// Parses `eyes=…,mouth=…,brows=…` (names are checked when rendering).
+fn parse_expression(s: &str) -> Result<Expression, String> {
+    let mut e = Expression::default();
+    for item in s.split(',').filter(|i| !i.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("'{item}' is not KEY=STATE"))?;
+        let slot = match k.trim() {
+            "eyes" => &mut e.eyes,
+            "mouth" => &mut e.mouth,
+            "brows" => &mut e.brows,
+            other => {
+                return Err(format!(
+                    "unknown face component '{other}' (eyes, mouth, brows)"
+                ));
+            }
+        };
+        *slot = Some(v.trim().to_string());
+    }
+    Ok(e)
+}
+
+/// A failure: message and exit code.
+struct Fail(String, i32);
+
+fn progress(done: usize, total: usize) {
+    let mut err = std::io::stderr();
+    if !err.is_terminal() {
+        return;
+    }
+    let width = 30;
+    let filled = done * width / total.max(1);
+    let _ = write!(
+        err,
+        "\r[{}{}] {done}/{total}",
+        "#".repeat(filled),
+        "-".repeat(width - filled)
+    );
+    if done == total {
+        let _ = writeln!(err);
+    }
+    let _ = err.flush();
+}
+
+fn publish(path: &std::path::Path, rgba: &[u8], w: u32, h: u32) -> Result<(), Fail> {
+    let png = re2d::png_io::encode_rgba(rgba, w, h)
+        .map_err(|e| Fail(format!("{}: {e}", path.display()), 3))?;
+    re2d::surface::publish(path, &png).map_err(|e| Fail(e.to_string(), 3))
+}
+
+fn render(a: &Args) -> Result<String, Fail> {
+    let model_err = |e: re2d::model::ModelError| {
+        let code = if e.class == re2d::model::ErrorClass::Error {
+            3
+        } else {
+            1
+        };
+        Fail(format!("{}: {e}", a.model.display()), code)
+    };
+    if !(a.fps.is_finite() && a.fps > 0.0) {
+        return Err(Fail(
+            format!("--fps must be a positive number (got {})", a.fps),
+            1,
+        ));
+    }
+    if a.time.is_some_and(|t| !t.is_finite() || t < 0.0) {
+        return Err(Fail("--time must be a finite number >= 0".into(), 1));
+    }
+    if [a.yaw, a.turn, a.pitch].iter().any(|v| !v.is_finite()) {
+        return Err(Fail("--yaw, --turn and --pitch must be finite".into(), 1));
+    }
+    if a.frames == Some(0) || a.columns == Some(0) {
+        return Err(Fail("--frames and --columns must be at least 1".into(), 1));
+    }
+    let mut ch = Character::load(&a.model).map_err(model_err)?;
+    if let Some(s) = &a.style {
+        ch.set_style(if s == "pixel" {
+            Style::Pixel
+        } else {
+            Style::Anime
+        })
+        .map_err(model_err)?;
+    }
+    let clip = match &a.clip {
+        Some(c) if !ch.clip_names().contains(&c.as_str()) => {
+            return Err(Fail(
+                format!(
+                    "{}: unknown clip '{c}' (clips: {})",
+                    a.model.display(),
+                    ch.clip_names().join(", ")
+                ),
+                1,
+            ));
+        }
+        Some(c) => Some(c.clone()),
+        None => ch.default_clip().map(str::to_string),
+    };
+    let duration = clip
+        .as_ref()
+        .and_then(|c| ch.animations.clips.get(c))
+        .map(|c| c.duration);
+    let frames = match (a.time, a.frames, duration) {
+        (Some(_), _, _) => 1,
+        (None, Some(n), _) => n as usize,
+        (None, None, Some(d)) => ((d * a.fps).round() as usize).clamp(1, 10_000),
+        (None, None, None) => 1,
+    };
+    let size = ch.width();
+    let columns = a.columns.map_or(frames.min(8), |c| c as usize).min(frames);
+    let rows = frames.div_ceil(columns);
+    let mut sheet = a
+        .sheet
+        .as_ref()
+        .map(|_| vec![0u8; columns * rows * size * size * 4]);
+    if let Some(dir) = &a.output {
+        std::fs::create_dir_all(dir).map_err(|e| Fail(format!("{}: {e}", dir.display()), 3))?;
+    }
+    for i in 0..frames {
+        let req = FrameRequest {
+            clip: clip.clone(),
+            time: a.time.unwrap_or(i as f64 / a.fps),
+            yaw: a.yaw + a.turn * i as f64,
+            pitch: a.pitch,
+            expression: a.expression.clone().unwrap_or_default(),
+            visible_parts: None,
+        };
+        let px = ch.render(&req).map_err(model_err)?;
+        match (&mut sheet, &a.output) {
+            (Some(sheet), _) => {
+                let (cx, cy) = (i % columns, i / columns);
+                let row_bytes = size * 4;
+                for y in 0..size {
+                    let dst = ((cy * size + y) * columns * size + cx * size) * 4;
+                    sheet[dst..dst + row_bytes]
+                        .copy_from_slice(&px[y * row_bytes..(y + 1) * row_bytes]);
+                }
+            }
+            (None, Some(dir)) => publish(
+                &dir.join(format!("frame-{i:04}.png")),
+                px,
+                size as u32,
+                size as u32,
+            )?,
+            (None, None) => unreachable!("clap requires -o or --sheet"),
+        }
+        progress(i + 1, frames);
+    }
+    match (&sheet, &a.sheet) {
+        (Some(pixels), Some(path)) => {
+            publish(path, pixels, (columns * size) as u32, (rows * size) as u32)?;
+            Ok(format!(
+                "{} frames ({columns}x{rows}, {size} px) -> {}",
+                frames,
+                path.display()
+            ))
+        }
+        _ => Ok(format!(
+            "{frames} frames ({size} px) -> {}",
+            a.output
+                .as_ref()
+                .map_or(String::new(), |d| d.display().to_string())
+        )),
+    }
+}
+
+pub fn run(a: &Args) -> i32 {
+    match render(a) {
+        Ok(summary) => {
+            println!("{summary}");
+            0
+        }
+        Err(Fail(msg, code)) => {
+            eprintln!("re2d render: {msg}");
+            code
+        }
+    }
+}

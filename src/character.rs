@@ -1,0 +1,223 @@
+// re2d — a character model driven from Rust: load like `$.re2dSprite.from`, sample a clip, render a frame (spec: js-rotsprite.md §6.1, §6.3, §7.3).
+//
+//! [`Character::load`] reads a character JSON file, validates it and its
+//! animations exactly as the JS module does (`readDefinition`), resolves the
+//! atlas relative to the file and loads it as a [`SpriteHandle`] (it must be
+//! a v2 atlas). [`Character::render`] poses the model for one clip time,
+//! view and expression and synthesises the sprite — the headless path of the
+//! `re2d render` command.
+//!
+//! Not covered here (JS-only node features): attachments, layers, manual
+//! bone overrides and hot reload.
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::model::{
+    Animations, Definition, FACE_BROWS, FACE_EYES, FACE_MOUTH, ModelError, RigInput, Sample,
+    build_model_pose, relative_asset, sample_clip, validate_animations, validate_definition,
+};
+use crate::sprite::{SpriteHandle, Style};
+
+/// Expression by state names (`None` keeps the model's default).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Expression {
+    /// Eye state (`open`, `half`, `closed`, `happy`).
+    pub eyes: Option<String>,
+    /// Mouth state (`closed`, `open`, `smile`, `talk`).
+    pub mouth: Option<String>,
+    /// Brow state (`neutral`, `angry`, `sad`, `surprised`).
+    pub brows: Option<String>,
+}
+
+/// What to render.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameRequest {
+    /// Clip name (`None`: the model's default motion, if any).
+    pub clip: Option<String>,
+    /// Clip time in seconds.
+    pub time: f64,
+    /// Yaw, degrees.
+    pub yaw: f64,
+    /// Pitch, degrees.
+    pub pitch: f64,
+    /// Expression overrides (clip face tracks still win, as in the engine).
+    pub expression: Expression,
+    /// Only these part ids are drawn (`None`: all).
+    pub visible_parts: Option<Vec<u8>>,
+}
+
+impl Default for FrameRequest {
+    fn default() -> Self {
+        FrameRequest {
+            clip: None,
+            time: 0.0,
+            yaw: 0.0,
+            pitch: 0.0,
+            expression: Expression::default(),
+            visible_parts: None,
+        }
+    }
+}
+
+/// A loaded character.
+pub struct Character {
+    /// The validated definition.
+    pub definition: Definition,
+    /// The validated animations.
+    pub animations: Animations,
+    /// The sprite resource.
+    pub handle: SpriteHandle,
+    /// Resolved atlas path.
+    pub atlas_path: PathBuf,
+}
+
+fn read_json(path: &Path) -> Result<Value, ModelError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ModelError::error(format!("cannot read '{}': {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| ModelError::syntax(format!("'{}': {e}", path.display())))
+}
+
+fn state_index(states: &[&str; 4], name: &str, what: &str) -> Result<i32, ModelError> {
+    states
+        .iter()
+        .position(|s| *s == name)
+        .map(|i| i as i32)
+        .ok_or_else(|| ModelError::range(format!("unknown {what} state '{name}'")))
+}
+
+impl Character {
+    /// Loads a character file (`readDefinition` + `$.rotSprite.from`).
+    pub fn load(path: &Path) -> Result<Self, ModelError> {
+        let file = path.to_string_lossy().into_owned();
+        let definition = validate_definition(read_json(path)?)?;
+        let atlas_path = PathBuf::from(relative_asset(Some(&file), &definition.atlas)?);
+        let animations = match definition.json.get("animations") {
+            Some(Value::String(p)) => {
+                let ap = relative_asset(Some(&file), p)?;
+                validate_animations(read_json(Path::new(&ap))?, &definition)?
+            }
+            Some(v) if !v.is_null() => validate_animations(v.clone(), &definition)?,
+            _ => validate_animations(serde_json::json!({"version": 1, "clips": {}}), &definition)?,
+        };
+        let mut handle = SpriteHandle::load(&atlas_path)?;
+        if handle.info().version != 2 {
+            return Err(ModelError::type_("model mode requires a PNG v2 atlas"));
+        }
+        handle.set_style(&definition.style)?;
+        let c = Character {
+            definition,
+            animations,
+            handle,
+            atlas_path,
+        };
+        if let Some(m) = c.default_clip()
+            && !c.animations.clips.is_empty()
+            && !c.animations.clips.contains_key(m)
+        {
+            return Err(ModelError::type_(format!(
+                "default motion '{m}' is not a clip"
+            )));
+        }
+        Ok(c)
+    }
+
+    /// Clip names in definition order.
+    pub fn clip_names(&self) -> Vec<&str> {
+        self.animations.clips.keys().map(String::as_str).collect()
+    }
+
+    /// `defaults.motion ?? first clip`.
+    pub fn default_clip(&self) -> Option<&str> {
+        match self
+            .definition
+            .json
+            .get("defaults")
+            .and_then(|d| d.get("motion"))
+        {
+            Some(Value::String(m)) => Some(m.as_str()),
+            _ => self.animations.clips.keys().next().map(String::as_str),
+        }
+    }
+
+    /// Switches the sprite style (`anime` 512 px or `pixel` 128 px).
+    pub fn set_style(&mut self, style: Style) -> Result<(), ModelError> {
+        self.handle.set_style(style.name()).map(|_| ())
+    }
+
+    /// Renders one frame and returns the sprite pixels (RGBA, `width()`²).
+    pub fn render(&mut self, req: &FrameRequest) -> Result<&[u8], ModelError> {
+        let clip_name = req.clip.as_deref().or(self.default_clip());
+        let sample = match clip_name {
+            Some(name) => match self.animations.clips.get(name) {
+                Some(clip) => sample_clip(clip, req.time)?,
+                None if self.animations.clips.is_empty() => Sample::default(),
+                None => return Err(ModelError::type_(format!("unknown clip '{name}'"))),
+            },
+            None => Sample::default(),
+        };
+        let defaults = self.definition.json.get("defaults");
+        let mut controls = IndexMap::new();
+        if let Some(Value::Object(rig)) = defaults.and_then(|d| d.get("rig")) {
+            for c in &self.definition.controls {
+                let v = rig
+                    .get(&c.key)
+                    .and_then(Value::as_f64)
+                    .filter(|v| *v != 0.0)
+                    .unwrap_or(0.0);
+                controls.insert(c.key.clone(), v);
+            }
+        }
+        let rig = RigInput {
+            body: self.definition.default_body.unwrap_or(true),
+            controls,
+        };
+        let pose = build_model_pose(
+            &self.definition,
+            &sample,
+            &rig,
+            &IndexMap::new(),
+            req.visible_parts.as_deref(),
+        );
+        let rows: Vec<[f64; 17]> = pose.records.iter().map(|r| r.to_row()).collect();
+        self.handle.model_pose(pose.scale, &rows, rig.body)?;
+        // Face: model default expression, then the request, then clip tracks.
+        let default_expr = defaults.and_then(|d| d.get("expression"));
+        let pick = |key: &str, req: &Option<String>, fallback: &str| -> String {
+            let clip = sample.face.get(key).cloned();
+            let def = default_expr
+                .and_then(|e| e.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            clip.or(req.clone())
+                .or(def)
+                .unwrap_or_else(|| fallback.to_string())
+        };
+        let e = state_index(
+            &FACE_EYES,
+            &pick("eyes", &req.expression.eyes, "open"),
+            "eyes",
+        )?;
+        let m = state_index(
+            &FACE_MOUTH,
+            &pick("mouth", &req.expression.mouth, "closed"),
+            "mouth",
+        )?;
+        let b = state_index(
+            &FACE_BROWS,
+            &pick("brows", &req.expression.brows, "neutral"),
+            "brows",
+        )?;
+        self.handle
+            .pose(req.yaw, req.pitch, Some(e), Some(m), Some(b))?;
+        Ok(self.handle.pixels())
+    }
+
+    /// Sprite width = height of the current style.
+    pub fn width(&self) -> usize {
+        self.handle.width()
+    }
+}

@@ -1,0 +1,39 @@
+// re2d surface compiler — surface JSON → v2 atlas PNG (spec: ../shared/spec/surface-compiler.md).
+//! Compiles a surface description (sampled points, bilinear grids, lofted
+//! sections) into the pseudo-3D atlas PNG the runtime decodes.
+//!
+//! | file | does | spec |
+//! |---|---|---|
+//! | `json.rs` | JSON reader keeping integer/float literals, ±∞ overflow, legacy tokens | §5.1, §6.8.2 |
+//! | `model.rs` | typed [`Surface`], the default-mode structural pass, JSON writer | §5 |
+//! | `compile.rs` | working image, cell generation, per-cell processing, header, upscale | §6.2–§6.6 |
+//! | `encode.rs` | SUB / legacy quantisation, ranges, the blend band of §7 | §3, §7 |
+//! | `legacy.rs` | `--legacy` lazy acceptance rules | §6.8 |
+//! | `material.rs` | material PNG → canonical RGBA, nearest resample | §6.2, §6.8.4 |
+//! | `publish.rs` | deterministic PNG encoding and atomic publish | §2.4, §8 |
+//! | `inspect.rs` | atlas summary through the runtime decoder (`re2d atlas inspect`) | §9.2 |
+//! | `fixtures.rs` | generated dense humanoid-size test surface | — |
+//! | `error.rs` | `E_*` codes | §5.8 |
+//!
+//! Typical use: [`compile`] (JSON bytes + optional material PNG + [`Options`])
+//! → [`Atlas`] (RGBA pixels) → [`encode_png`] → [`publish`].
+
+mod compile;
+mod encode;
+mod error;
+pub mod fixtures;
+pub mod inspect;
+pub mod json;
+mod legacy;
+mod material;
+mod model;
+mod publish;
+
+pub use compile::{
+    Atlas, CANON, Options, SIZES, SectionPick, apply_matrix, apply_rules, compile, compile_surface,
+    grid_eval, loft_eval, section_pick, upscale,
+};
+pub use encode::{MAX, MIN, Profile, SCALE, Split, decode_xyz, legacy_byte, quantize, split};
+pub use error::{Code, CompileError};
+pub use model::{DEFAULT_COLOR, IDENTITY, Patch, Rect, Rule, Sample, Shape, Surface};
+pub use publish::{Rgba8, decode_rgba8, encode_png, publish};
