@@ -494,9 +494,30 @@ test('model reload rejects a vanished clip, part, layer or socket and keeps stat
     is(R(w), r);
     is($('rotsprite').length, 1);
     heroFiles();
+    w.rotVisibleParts(null);
+    w.rotBone('arm', { rotation: [0, 0, 10] });
+    w.rotLayer('wave');
+    w.rotEmotion('glad');
+    w.rotMotion('idle', 0.5);
+    w.rotSeek(0.75);
+    w.rotPart('arm', 'donor.png');
+    const o = R(w);
     w.rotReload();
-    is(R(w).worldComposed, undefined);
-    ok(Object.hasOwn(R(w), 'worldComposed'), 'worldComposed key always written');
+    const n = R(w);
+    ok(n !== o);
+    is(n.worldComposed, undefined);
+    ok(Object.hasOwn(n, 'worldComposed'), 'worldComposed key always written');
+    json(n.boneOverrides, o.boneOverrides);
+    ok(n.boneOverrides !== o.boneOverrides && n.boneOverrides.arm !== o.boneOverrides.arm, 'cloned');
+    json(n.layers, o.layers);
+    ok(n.layers !== o.layers);
+    json(n.faceBase, { eyes: 'happy', mouth: 'smile', brows: 'neutral' });
+    json(n.motion, { mode: 'idle', speed: 0.5, time: 0.75 });
+    ok(n.motion !== o.motion);
+    json(n.parts, { arm: 'donor.png' });
+    is(n.style, o.style);
+    is(n.rig.body, true);
+    near(n.modelPose.bones.arm[4], Math.sin(Math.PI / 18), 1e-12, 'override re-applied after reload');
 });
 
 test('sockets: grip follows the parent socket, pose follows the parent, survives overrides and reloads', () => {

@@ -95,6 +95,7 @@ test('native: load, info keys, sizes, errors by class', () => {
     throws(() => engine.rotSpriteModelPose(h, 1, [[...row.slice(0, 16), 2e6]]), RangeError);
     throws(() => engine.rotSpriteModelPose(h, 1, [row, row]), RangeError, 'duplicate id');
     throws(() => engine.rotSpriteModelPose(h, 1, [[90, 4, ...row.slice(2)]]), RangeError, 'selector');
+    throws(() => engine.rotSpriteModelPose(h, 1, [[90, -1, ...row.slice(2)]]), RangeError, 'selector -1 (array selector quirk)');
     is(engine.rotSpriteModelPose(h, 1, [row]), undefined);
     throws(() => engine.rotSpriteFileStamp(5), TypeError);
     is(engine.rotSpriteFileStamp(`${dir}/nope.png`), null);
