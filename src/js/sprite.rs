@@ -205,11 +205,21 @@ fn pose_args<'js>(ctx: &Ctx<'js>, args: &Rest<Value<'js>>, name: &str) -> Result
     Ok((h, yaw, pitch, [e, m, b]))
 }
 
+/// TypeError unless the handle's atlas is v2 (the borrow ends here).
+fn need_v2<'js>(ctx: &Ctx<'js>, h: &Class<'js, Handle>, name: &str) -> Result<()> {
+    let v2 = h.borrow().inner.borrow().sprite.info().version == 2;
+    if v2 {
+        Ok(())
+    } else {
+        Err(type_err(ctx, &format!("{name}: needs a v2 atlas")))
+    }
+}
+
 fn part_selection<'js>(ctx: &Ctx<'js>, v: Option<&Value<'js>>) -> Result<PartSelection> {
     let bad = || range_err(ctx, "part ids must be 1..254 unique integers 1..254");
     match v {
-        Some(v) if v.is_array() => {
-            let arr = v.as_array().expect("checked array");
+        Some(v) if v.as_array().is_some() => {
+            let arr = v.as_array().ok_or_else(bad)?;
             if arr.is_empty() || arr.len() > 254 {
                 return Err(bad());
             }
@@ -223,8 +233,8 @@ fn part_selection<'js>(ctx: &Ctx<'js>, v: Option<&Value<'js>>) -> Result<PartSel
             }
             Ok(PartSelection::Ids(ids))
         }
-        Some(v) if v.is_number() => {
-            let x = v.as_number().expect("checked number");
+        Some(v) if v.as_number().is_some() => {
+            let x = v.as_number().unwrap_or(f64::NAN);
             if x.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&x) {
                 return Err(range_err(ctx, "mask must be a uint32"));
             }
@@ -353,13 +363,12 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<i32> {
             min_args(&ctx, &args, 3, "rotSpritePart")?;
             let h = handle(&ctx, at(&args, 0))?;
-            let c = h.borrow();
-            let mut inner = c.inner.borrow_mut();
-            if inner.sprite.info().version != 2 {
-                return Err(type_err(&ctx, "rotSpritePart: needs a v2 atlas"));
-            }
+            need_v2(&ctx, &h, "rotSpritePart")?;
+            // Convert every argument before borrowing: conversions may run JS.
             let sel = part_selection(&ctx, at(&args, 2))?;
             let path = string(&ctx, at(&args, 1), "rotSpritePart: path")?;
+            let c = h.borrow();
+            let mut inner = c.inner.borrow_mut();
             model(&ctx, inner.sprite.part(Path::new(&path), &sel))?;
             Ok(inner.upload())
         },
@@ -371,15 +380,10 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<()> {
             min_args(&ctx, &args, 3, "rotSpriteModelPose")?;
             let h = handle(&ctx, at(&args, 0))?;
-            let c = h.borrow();
-            let mut inner = c.inner.borrow_mut();
-            if inner.sprite.info().version != 2 {
-                return Err(type_err(&ctx, "rotSpriteModelPose: needs a v2 atlas"));
-            }
-            let rows_v = at(&args, 2).expect("3 arguments");
-            if !rows_v.is_array() {
+            need_v2(&ctx, &h, "rotSpriteModelPose")?;
+            let Some(rows_v) = at(&args, 2).filter(|v| v.is_array()) else {
                 return Err(type_err(&ctx, "rotSpriteModelPose: rows must be an array"));
-            }
+            };
             let scale = number(at(&args, 1))?;
             if !(scale.is_finite() && scale > 0.0 && scale <= 8.0) {
                 return Err(range_err(
@@ -393,6 +397,8 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
                 Some(v) if v.is_undefined() => true,
                 Some(v) => v.get::<Coerced<bool>>()?.0,
             };
+            let c = h.borrow();
+            let mut inner = c.inner.borrow_mut();
             model(&ctx, inner.sprite.model_pose(scale, &rows, body))
         },
     )?;

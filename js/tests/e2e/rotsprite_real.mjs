@@ -97,6 +97,11 @@ test('native: load, info keys, sizes, errors by class', () => {
     throws(() => engine.rotSpriteModelPose(h, 1, [[90, 4, ...row.slice(2)]]), RangeError, 'selector');
     throws(() => engine.rotSpriteModelPose(h, 1, [[90, -1, ...row.slice(2)]]), RangeError, 'selector -1 (array selector quirk)');
     is(engine.rotSpriteModelPose(h, 1, [row]), undefined);
+    // conversions that re-enter the natives with the same handle (no RefCell panic)
+    const reenter = { valueOf() { engine.rotSpritePose(h, 5, 0); return 1; } };
+    is(engine.rotSpriteModelPose(h, reenter, [row]), undefined);
+    is(typeof engine.rotSpritePose(h, reenter, reenter), 'number');
+    is(typeof engine.rotSpriteRig(h, true, reenter, 0, 0, 0, 0), 'number');
     throws(() => engine.rotSpriteFileStamp(5), TypeError);
     is(engine.rotSpriteFileStamp(`${dir}/nope.png`), null);
     ok(/^\d+:\d+$/.test(engine.rotSpriteFileStamp(`${dir}/animal.png`)));
