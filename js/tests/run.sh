@@ -72,11 +72,33 @@ run aliases 0 "$qjs" "$h/aliases.mjs" && out_is aliases 'true true function'
 run no-builtins-alias 1 "$qjs" --no-builtins "$h/aliases.mjs" && has no-builtins-msg err 'highlevel/mesh.js'
 run no-builtins-byname 0 "$qjs" --no-builtins "$h/byname.mjs" && out_is no-builtins-byname true
 run native-private 1 "$qjs" "$h/native_private.mjs"
+run aliases-rot 0 "$qjs" "$h/aliases_rot.mjs" && out_is aliases-rot 'true true true true function function function'
+run native-private-rot 1 "$qjs" "$h/native_private_rot.mjs" && has native-private-rot err 'internal'
+run native-private-host 1 "$qjs" "$h/native_private_host.mjs" && has native-private-host err 'internal'
 # 5. engine-style test file, unchanged, from several working directories
 fx="$here/fixtures/engine/tests/js/mesh.test.mjs"
 (cd / && run engine-style-root 0 "$qjs" "$fx") && has engine-style-root out 'engine-style: 8 passed, 0 failed'
 (cd "$here/fixtures/engine/tests/js" && run engine-style-here 0 "$qjs" mesh.test.mjs) && has engine-style-here out '8 passed, 0 failed'
 (cd "$here/fixtures/engine" && run engine-style-rel 0 "$qjs" tests/js/mesh.test.mjs) && has engine-style-rel out '8 passed, 0 failed'
+# 5b. engine-style rotsprite test (createApi + proxy engine), unchanged, from several working directories
+rfx="$here/fixtures/engine/tests/js/rotsprite.test.mjs"
+(cd / && run engine-rotsprite-root 0 "$qjs" "$rfx") && has engine-rotsprite-root out 'engine-style: 12 passed, 0 failed'
+(cd "$here/fixtures/engine/tests/js" && run engine-rotsprite-here 0 "$qjs" rotsprite.test.mjs) && has engine-rotsprite-here out '12 passed, 0 failed'
+(cd "$here/fixtures/engine" && run engine-rotsprite-rel 0 "$qjs" tests/js/rotsprite.test.mjs) && has engine-rotsprite-rel out '12 passed, 0 failed'
+# 5c. rotsprite on the real natives: golden atlases + data from ../shared beside the repo
+shared="$(cd "$here/../../.." && pwd)/shared"
+if [ -f "$shared/golden/animal-1024.png" ] && [ -f "$shared/golden/prop-1024.png" ]; then
+    mkdir -p "$tmp/fx" "$tmp/png"
+    cp "$shared/golden/animal-1024.png" "$tmp/fx/animal.png"
+    cp "$shared/golden/prop-1024.png" "$tmp/fx/prop.png"
+    cp "$shared"/data/{animal,prop}.{character,animations}.json "$tmp/fx/"
+    run rotsprite-real 0 "$qjs" "$here/e2e/rotsprite_real.mjs" "$tmp/fx" "$tmp/png" && tail -1 "$tmp/out"
+    for f in animal-model animal-frame animal-headless prop-on-paw; do
+        if [ -s "$tmp/png/$f.png" ]; then ok; else bad "rotsprite-real: $f.png not written"; fi
+    done
+else
+    bad "rotsprite-real: $shared/golden/{animal,prop}-1024.png not found"
+fi
 # 6. default engine
 run engine-default 0 "$qjs" --size 32x16 "$h/engine_default.mjs" "$tmp/frame.png" && tail -1 "$tmp/out"
 if [ -s "$tmp/frame.png" ] && [ "$(head -c 8 "$tmp/frame.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then ok; else bad "engine-default: no PNG written"; fi

@@ -4,7 +4,8 @@
 //! Members: `width`, `height`, `submitMesh(flat, indexCount, texture)` →
 //! triangles drawn, `loadTexture(pngPath)` → id (≥ 0), `clear(r, g, b, a)`
 //! (0–255, default opaque black), `savePNG(path)`, `readPixel(x, y)` →
-//! `[r, g, b, a]` (re2d addition for tests), `log(...)` (stdout). A script
+//! `[r, g, b, a]` (re2d addition for tests), `log(...)` (stdout), and the
+//! rotsprite natives + host sprites of [`super::sprite`]. A script
 //! that assigns its own `globalThis.engine` replaces this object entirely.
 
 use std::cell::RefCell;
@@ -20,9 +21,14 @@ use rquickjs::{
 use super::buffers::with_f32_mut;
 use super::raster::{Framebuffer, Texture};
 
-struct State {
-    fb: Framebuffer,
-    textures: Vec<Texture>,
+/// Engine state shared by its functions.
+pub struct State {
+    /// The framebuffer.
+    pub fb: Framebuffer,
+    /// `loadTexture` textures.
+    pub textures: Vec<Texture>,
+    /// Host sprites (rotsprite images), `None` once freed.
+    pub sprites: Vec<Option<Texture>>,
 }
 
 fn channel(v: Opt<f64>, default: u8) -> u8 {
@@ -37,6 +43,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
     let st = Rc::new(RefCell::new(State {
         fb: Framebuffer::new(width, height),
         textures: Vec::new(),
+        sprites: Vec::new(),
     }));
     let obj = Object::new(ctx.clone())?;
     obj.set("width", width)?;
@@ -58,7 +65,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
                     0
                 };
                 let mut st = s.borrow_mut();
-                let State { fb, textures } = &mut *st;
+                let State { fb, textures, .. } = &mut *st;
                 let tex = texture
                     .0
                     .filter(|t| t.is_finite() && *t >= 0.0)
@@ -127,5 +134,6 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
             println!("{}", parts.join(" "));
         })?,
     )?;
+    super::sprite::install(ctx, &obj, st)?;
     Ok(obj)
 }

@@ -4,6 +4,8 @@
 //! | file | role | spec |
 //! |---|---|---|
 //! | [`modules`] | the built-in module table (aliases), resolver and loader | issue 3 §2 |
+//! | [`model`] | native modules `re2d/native/rotsprite` (validation) and `re2d/native/host` | js-rotsprite.md §3 |
+//! | [`sprite`] | `engine.rotSprite*` natives over `crate::sprite`, host sprites | js-rotsprite.md §10 |
 //! | [`mesh`] | native module `re2d/native/mesh` behind `js/mesh.js` | js-mesh.md §3, §4, §7, §8.4 |
 //! | [`buffers`] | the one audited typed-array access | — |
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
@@ -14,5 +16,10 @@ pub mod buffers;
 pub mod engine;
 pub mod host;
 pub mod mesh;
+pub mod model;
 pub mod modules;
 pub mod raster;
+pub mod sprite;
+
+#[cfg(test)]
+mod rotsprite_tests;

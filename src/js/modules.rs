@@ -4,8 +4,10 @@
 //! name and, optionally, a path suffix. Any relative or absolute import whose
 //! resolved path ends in that suffix (e.g. `../../src/highlevel/mesh.js`) is
 //! served by the built-in, whether or not such a file exists, unless aliasing
-//! is turned off (`--no-builtins`). Later issues add `highlevel/rotsprite.js`,
-//! `highlevel/api.js`, `highlevel/native.js`, `highlevel/core.js` here.
+//! is turned off (`--no-builtins`). Served: `highlevel/mesh.js`,
+//! `highlevel/rotsprite.js`, `highlevel/api.js`, `highlevel/core.js`,
+//! `highlevel/native.js` (as `re2d/mesh`, `re2d/rotsprite`, `re2d/api`,
+//! `re2d/core`, `re2d/native`).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -41,6 +43,14 @@ fn native_mesh<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> 
     Module::declare_def::<super::mesh::MeshNative, _>(ctx, name)
 }
 
+fn native_rotsprite<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
+    Module::declare_def::<super::model::ModelNative, _>(ctx, name)
+}
+
+fn native_host<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
+    Module::declare_def::<super::model::HostNative, _>(ctx, name)
+}
+
 /// The alias table.
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
@@ -54,6 +64,42 @@ pub const BUILTINS: &[Builtin] = &[
         alias: None,
         private_to: Some("re2d/mesh"),
         source: Source::Native(native_mesh),
+    },
+    Builtin {
+        name: "re2d/rotsprite",
+        alias: Some("highlevel/rotsprite.js"),
+        private_to: None,
+        source: Source::Js(include_str!("../../js/rotsprite.js")),
+    },
+    Builtin {
+        name: "re2d/native/rotsprite",
+        alias: None,
+        private_to: Some("re2d/rotsprite"),
+        source: Source::Native(native_rotsprite),
+    },
+    Builtin {
+        name: "re2d/api",
+        alias: Some("highlevel/api.js"),
+        private_to: None,
+        source: Source::Js(include_str!("../../js/api.js")),
+    },
+    Builtin {
+        name: "re2d/core",
+        alias: Some("highlevel/core.js"),
+        private_to: None,
+        source: Source::Js(include_str!("../../js/core.js")),
+    },
+    Builtin {
+        name: "re2d/native",
+        alias: Some("highlevel/native.js"),
+        private_to: None,
+        source: Source::Js(include_str!("../../js/native.js")),
+    },
+    Builtin {
+        name: "re2d/native/host",
+        alias: None,
+        private_to: Some("re2d/native"),
+        source: Source::Native(native_host),
     },
 ];
 

@@ -8,7 +8,7 @@
 //! texel alpha blends "over"; alpha 0 is discarded without writing depth.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::BufReader;
 use std::path::Path;
 
 /// An RGBA8 texture.
@@ -182,16 +182,60 @@ impl Framebuffer {
 
     /// Write as an RGBA8 PNG.
     pub fn save_png(&self, path: &Path) -> Result<(), String> {
-        let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut enc = png::Encoder::new(BufWriter::new(file), self.width, self.height);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc
-            .write_header()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        w.write_image_data(&self.rgba)
-            .map_err(|e| format!("{}: {e}", path.display()))
+        write_png(path, self.width, self.height, &self.rgba)
     }
+
+    /// Draw `tex` scaled into the centre-based rectangle `(cx, cy, w, h)`:
+    /// nearest sampling, colour multiplied by `tint` (RGBA 0–255), source
+    /// alpha × tint alpha blended "over"; depth is neither tested nor written.
+    pub fn blit(&mut self, tex: &Texture, cx: f64, cy: f64, w: f64, h: f64, tint: [u8; 4]) {
+        if !(w.is_finite() && h.is_finite() && cx.is_finite() && cy.is_finite())
+            || w == 0.0
+            || h == 0.0
+        {
+            return;
+        }
+        let (left, top) = (cx - w.abs() / 2.0, cy - h.abs() / 2.0);
+        let x0 = left.floor().max(0.0) as i64;
+        let y0 = top.floor().max(0.0) as i64;
+        let x1 = ((left + w.abs()).ceil() as i64).min(self.width as i64);
+        let y1 = ((top + h.abs()).ceil() as i64).min(self.height as i64);
+        for y in y0..y1 {
+            let v = (y as f64 + 0.5 - top) / h.abs();
+            if !(0.0..1.0).contains(&v) {
+                continue;
+            }
+            let sy = ((v * tex.height as f64) as u32).min(tex.height - 1);
+            for x in x0..x1 {
+                let u = (x as f64 + 0.5 - left) / w.abs();
+                if !(0.0..1.0).contains(&u) {
+                    continue;
+                }
+                let sx = ((u * tex.width as f64) as u32).min(tex.width - 1);
+                let so = (sy as usize * tex.width as usize + sx as usize) * 4;
+                let src = &tex.rgba[so..so + 4];
+                let a = src[3] as f64 / 255.0 * tint[3] as f64 / 255.0;
+                if a <= 0.0 {
+                    continue;
+                }
+                let o = (y as usize * self.width as usize + x as usize) * 4;
+                for c in 0..3 {
+                    let s = src[c] as f64 * tint[c] as f64 / 255.0;
+                    let d = self.rgba[o + c] as f64;
+                    self.rgba[o + c] = (s * a + d * (1.0 - a)).round().clamp(0.0, 255.0) as u8;
+                }
+                let da = self.rgba[o + 3] as f64 / 255.0;
+                self.rgba[o + 3] = ((a + da * (1.0 - a)) * 255.0).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+}
+
+/// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
+/// encoder of [`crate::png_io`]).
+pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
+    let bytes = crate::png_io::encode_rgba(rgba, width, height)?;
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

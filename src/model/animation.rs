@@ -77,6 +77,10 @@ pub fn validate_animations(mut a: Value, def: &Definition) -> Result<Animations,
     for (key, c) in clip_entries {
         name(Some(&Value::String(key.clone())), "clip name")?;
         let label = format!("clips.{key}");
+        if c.is_null() {
+            // `c.duration` on null throws a TypeError before `finite` runs.
+            return Err(t(format!("{label} must be an object")));
+        }
         let duration = finite(prop(&c, "duration"), &format!("{label}.duration"))?;
         if duration <= 0.0 {
             return Err(t(format!("{label}.duration must be positive")));
@@ -340,6 +344,9 @@ mod tests {
             validate_animations(v, &d).unwrap_err().class
         };
         assert_eq!(class(&|v| v["clips"]["walk"]["duration"] = json!(0)), Type);
+        // `null.duration` throws a TypeError; `(5).duration` is undefined → RangeError.
+        assert_eq!(class(&|v| v["clips"]["walk"] = json!(null)), Type);
+        assert_eq!(class(&|v| v["clips"]["walk"] = json!(5)), Range);
         assert_eq!(
             class(&|v| v["clips"]["walk"]["duration"] = json!("2")),
             Range

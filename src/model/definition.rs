@@ -458,14 +458,22 @@ pub fn validate_definition(mut d: Value) -> Result<Definition, ModelError> {
     })?;
 
     // Defaults, emotions.
-    let defaults = object_default(root, "defaults", "definition.defaults")?;
-    let default_body = optional_bool(defaults.get("body"), "defaults.body")?;
+    // `d.defaults = d.defaults ?? {}`, then only `d.defaults.body` is read:
+    // a non-object (number, string, array) has no `body` and passes.
+    if present(root.get("defaults")).is_none() {
+        root.insert("defaults".into(), Value::Object(Map::new()));
+    }
+    let default_body = optional_bool(prop(&root["defaults"], "body"), "defaults.body")?;
     if present(root.get("emotions")).is_none() {
         root.insert("emotions".into(), Value::Object(Map::new()));
     }
     let mut emotions = Vec::new();
     for (key, e) in entries(&root["emotions"]) {
         name(Some(&Value::String(key.clone())), "emotions key")?;
+        if e.is_null() {
+            // `Object.entries(null)` throws.
+            return Err(t(format!("emotions.{key} must be an object")));
+        }
         let mut pairs = Vec::new();
         for (component, value) in entries(&e) {
             let ok = face_states(&component)
@@ -617,6 +625,15 @@ mod tests {
             err(|v| v["emotions"] = json!({"joy": {"eyes": "wide"}})),
             Type
         );
+        assert_eq!(err(|v| v["emotions"] = json!({"joy": null})), Type);
+        // JS only reads `defaults.body`: a non-object `defaults` passes.
+        for d in [json!(5), json!("s"), json!([1]), json!(true)] {
+            let mut v = minimal();
+            v["defaults"] = d.clone();
+            let out = validate_definition(v).unwrap();
+            assert_eq!(out.json["defaults"], d);
+            assert_eq!(out.default_body, None);
+        }
         // A one-element array selector passes the own-key test and is kept.
         let mut v = minimal();
         v["rig"]["parts"][1]["selector"] = json!(["mouth"]);

@@ -1,0 +1,128 @@
+//! Native module `re2d/native/rotsprite`: the Rust `model` rules behind `js/rotsprite.js` (js-rotsprite.md §3.3, §3.4, §3.7).
+//!
+//! Exports (internal to the built-in `re2d/rotsprite`):
+//! - `validateDefinition(json)` → normalised definition as JSON text (§3.3);
+//! - `validateAnimations(json, boneNames)` → normalised animation set as JSON
+//!   text (§3.4; only the bone names of the definition matter);
+//! - `relativeAsset(file, path)` → string (§3.7; `file` is a string or null,
+//!   the JS side does the type checks).
+//!
+//! A second native module, `re2d/native/host` ([`HostNative`], internal to
+//! `re2d/native`), gives the `$` host `readText`.
+//!
+//! The JS side produces the JSON text with `cloneData` (§2), so the Rust side
+//! sees exactly the clone the engine validates. Errors keep their JS class.
+
+use rquickjs::{
+    Ctx, Exception, Function, Result,
+    module::{Declarations, Exports, ModuleDef},
+};
+use serde_json::Value;
+
+use crate::model::{
+    Bone, Definition, ErrorClass, ModelError, relative_asset, validate_animations,
+    validate_definition,
+};
+
+/// Throw a [`ModelError`] as a JS error of its class.
+pub fn throw(ctx: &Ctx<'_>, e: &ModelError) -> rquickjs::Error {
+    let msg = e.message.as_str();
+    match e.class {
+        ErrorClass::Type => Exception::throw_type(ctx, msg),
+        ErrorClass::Range => Exception::throw_range(ctx, msg),
+        ErrorClass::Syntax => Exception::throw_syntax(ctx, msg),
+        ErrorClass::Error => Exception::throw_message(ctx, msg),
+    }
+}
+
+fn parse(ctx: &Ctx<'_>, text: &str) -> Result<Value> {
+    serde_json::from_str(text).map_err(|e| Exception::throw_syntax(ctx, &e.to_string()))
+}
+
+fn validate_def(ctx: Ctx<'_>, text: String) -> Result<String> {
+    let v = parse(&ctx, &text)?;
+    let d = validate_definition(v).map_err(|e| throw(&ctx, &e))?;
+    Ok(d.json.to_string())
+}
+
+/// A definition that only declares bones (all `validate_animations` reads).
+fn bones_only(names: Vec<String>) -> Definition {
+    Definition {
+        atlas: String::new(),
+        style: String::new(),
+        bones: names
+            .into_iter()
+            .map(|name| Bone {
+                name,
+                parent: None,
+                pivot: [0.0; 3],
+                portrait_pivot: [0.0; 3],
+            })
+            .collect(),
+        parts: Vec::new(),
+        groups: Vec::new(),
+        joints: Vec::new(),
+        controls: Vec::new(),
+        body_scale: 1.0,
+        portrait_scale: 2.0,
+        sockets: Vec::new(),
+        default_body: None,
+        emotions: Vec::new(),
+        json: Value::Null,
+    }
+}
+
+fn validate_anims(ctx: Ctx<'_>, text: String, bones: Vec<String>) -> Result<String> {
+    let v = parse(&ctx, &text)?;
+    let a = validate_animations(v, &bones_only(bones)).map_err(|e| throw(&ctx, &e))?;
+    Ok(a.json.to_string())
+}
+
+fn rel_asset(ctx: Ctx<'_>, file: Option<String>, path: String) -> Result<String> {
+    relative_asset(file.as_deref(), &path).map_err(|e| throw(&ctx, &e))
+}
+
+/// `ModuleDef` of `re2d/native/rotsprite`.
+pub struct ModelNative;
+
+impl ModuleDef for ModelNative {
+    fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
+        for name in ["validateDefinition", "validateAnimations", "relativeAsset"] {
+            decl.declare(name)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
+        exports.export(
+            "validateDefinition",
+            Function::new(ctx.clone(), validate_def)?,
+        )?;
+        exports.export(
+            "validateAnimations",
+            Function::new(ctx.clone(), validate_anims)?,
+        )?;
+        exports.export("relativeAsset", Function::new(ctx.clone(), rel_asset)?)?;
+        Ok(())
+    }
+}
+
+fn read_text(path: String) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+/// `ModuleDef` of `re2d/native/host` (internal to `re2d/native`):
+/// `readText(path)` → the file's UTF-8 text or `null`.
+pub struct HostNative;
+
+impl ModuleDef for HostNative {
+    fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
+        decl.declare("readText")?;
+        Ok(())
+    }
+
+    fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
+        exports.export("readText", Function::new(ctx.clone(), read_text)?)?;
+        Ok(())
+    }
+}
