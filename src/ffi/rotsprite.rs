@@ -126,22 +126,37 @@ pub extern "C" fn r2d_rotsprite_v2_header(
     })
 }
 
-/// Header check and image view shared by both decoders.
+/// Argument checks shared by both decoders (`out` non-NULL, then the
+/// header check of §3.4) and the image view.
 ///
 /// # Safety
 /// As [`image`] when the size checks pass.
-unsafe fn v2_image<'a>(
+unsafe fn decode_args<'a>(
     atlas: *const u8,
     w: c_int,
     h: c_int,
     stride: c_int,
+    out: *mut R2DRotAtlas,
 ) -> Option<AtlasImage<'a>> {
-    if atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
+    if out.is_null() || atlas.is_null() || !atlas::v2_size_ok(w, h, stride) {
         return None;
     }
     // SAFETY: forwarded.
     let img = unsafe { image(atlas, w, h, stride) }?;
     atlas::header_ok(&img).then_some(img)
+}
+
+/// Hands a decoded block to the caller: `*out = {points, count}` (the old
+/// content is overwritten, not freed).
+///
+/// # Safety
+/// `out` is non-NULL and writable.
+unsafe fn set_atlas(out: *mut R2DRotAtlas, block: *mut R2DRotPoint, count: usize) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        (*out).points = block;
+        (*out).count = count as c_int;
+    }
 }
 
 #[unsafe(no_mangle)]
@@ -153,11 +168,8 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
     out: *mut R2DRotAtlas,
 ) -> bool {
     guard(false, || {
-        if out.is_null() {
-            return false;
-        }
         // SAFETY: the caller provides the atlas bytes.
-        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+        let Some(img) = (unsafe { decode_args(atlas, w, h, stride, out) }) else {
             return false;
         };
         // SAFETY: plain C allocation; freed below on failure or by the caller.
@@ -176,11 +188,8 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
         });
         match res {
             Ok(count) => {
-                // SAFETY: `out` is non-NULL.
-                unsafe {
-                    (*out).points = block;
-                    (*out).count = count as i32;
-                }
+                // SAFETY: `out` is non-NULL (checked by decode_args).
+                unsafe { set_atlas(out, block, count) };
                 true
             }
             Err(_) => {
@@ -309,11 +318,8 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
     out: *mut R2DRotAtlas,
 ) -> bool {
     guard(false, || {
-        if out.is_null() {
-            return false;
-        }
         // SAFETY: the caller provides the atlas bytes.
-        let Some(img) = (unsafe { v2_image(atlas, w, h, stride) }) else {
+        let Some(img) = (unsafe { decode_args(atlas, w, h, stride, out) }) else {
             return false;
         };
         let mut base: Vec<R2DRotPoint> = Vec::new();
@@ -340,11 +346,8 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
                 i += 1;
             }
         });
-        // SAFETY: `out` is non-NULL.
-        unsafe {
-            (*out).points = block;
-            (*out).count = count as i32;
-        }
+        // SAFETY: `out` is non-NULL (checked by decode_args).
+        unsafe { set_atlas(out, block, count) };
         true
     })
 }
