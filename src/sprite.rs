@@ -251,14 +251,26 @@ impl SpriteHandle {
     }
 
     fn synthesize(&mut self) -> Result<(), ModelError> {
+        // The pixel buffer is reused from frame to frame (no allocation
+        // unless the size changes); renderers write nothing on error.
         let size = self.width;
-        let mut out = vec![0u8; size * size * 4];
+        let mut out = std::mem::take(&mut self.pixels);
+        out.resize(size * size * 4, 0);
+        let res = self.synthesize_into(&mut out);
+        self.pixels = out;
+        res?;
+        self.texture_dirty = true;
+        Ok(())
+    }
+
+    fn synthesize_into(&mut self, out: &mut [u8]) -> Result<(), ModelError> {
+        let size = self.width;
         let oom = || ModelError::error("out of memory while synthesising the sprite");
         if self.version == 1 {
             let img = self.atlas.as_ref().ok_or_else(oom)?;
             let w = img.width as i32;
             let view = AtlasImage::new(&img.data, w, w, 4 * w).map_err(|e| range(e.to_string()))?;
-            v1::raster(&view, self.yaw, self.pitch, &mut out).map_err(|_| oom())?;
+            v1::raster(&view, self.yaw, self.pitch, out).map_err(|_| oom())?;
         } else {
             let rig = Rig {
                 model: self.model.as_deref(),
@@ -273,15 +285,13 @@ impl SpriteHandle {
             let frame = Frame::new(self.yaw, self.pitch, self.eyes, self.mouth, Some(rig))
                 .map_err(|e| range(e.to_string()))?;
             match self.style {
-                Style::Pixel => draw(&self.surface, &frame, &mut out).map_err(|_| oom())?,
+                Style::Pixel => draw(&self.surface, &frame, out).map_err(|_| oom())?,
                 Style::Anime => self
                     .workspace
-                    .render(&self.surface, &frame, size, &mut out)
+                    .render(&self.surface, &frame, size, out)
                     .map_err(|_| oom())?,
             }
         }
-        self.pixels = out;
-        self.texture_dirty = true;
         Ok(())
     }
 
@@ -471,7 +481,10 @@ impl SpriteHandle {
         self.live()?;
         let pose = crate::model::rows_to_c(scale, rows)?;
         if self.model.as_deref() != Some(&pose) || self.rig.body != body {
-            self.model = Some(Box::new(pose));
+            match &mut self.model {
+                Some(m) => **m = pose,
+                None => self.model = Some(Box::new(pose)),
+            }
             self.rig.body = body;
             self.dirty = true;
         }
