@@ -8,8 +8,10 @@
 //
 // Fast path: the first deformation of a part builds a native copy of it
 // (WeakMap, invisible to scripts). Each later call re-validates it by the
-// identity and length of `verts`, `uv`, `tris`, `weights`, `colors` and the
-// value of `vertexCount`; a replaced array rebuilds the copy. Parts holding
+// identity and length of `verts`, `uv`, `weights`, `colors` and the value of
+// `vertexCount`, then natively against the live elements (`nat.verify`: an
+// element edited in place is seen, as the spec's live reads see it); any
+// difference rebuilds the copy. `draw` unrolls from the live `tris`. Parts holding
 // values the native copy cannot represent (non-numbers, array-likes, more than
 // two pairs, …) and non-Float32Array outputs take the literal JS path below.
 import * as nat from 're2d/native/mesh';
@@ -252,11 +254,11 @@ const isPrim = (v) => v === null || v === undefined || typeof v === 'number' || 
 // Build the native copy from the part's current fields; `np` stays null when
 // something is not representable (the JS path then runs).
 function buildEntry(part) {
-    const verts = part.verts, uv = part.uv, tris = part.tris, weights = part.weights;
+    const verts = part.verts, uv = part.uv, weights = part.weights;
     const colors = part.colors, n = part.vertexCount;
     const e = {
-        verts, uv, tris, weights, colors, n,
-        vlen: verts && verts.length, uvlen: uv && uv.length, tlen: tris && tris.length,
+        verts, uv, weights, colors, n,
+        vlen: verts && verts.length, uvlen: uv && uv.length,
         wlen: weights && weights.length, clen: colors && colors.length,
         np: null, names: null, boneBuf: null,
     };
@@ -300,20 +302,7 @@ function buildEntry(part) {
             }
         }
     }
-    let T = null;
-    if (Array.isArray(tris)) {
-        T = new Array(tris.length);
-        for (let i = 0; i < tris.length; i++) {
-            const t = tris[i];
-            if (typeof t !== 'number' || !(t >= 0) || t !== Math.floor(t) || t > 0x7fffffff) {
-                T = null;
-                break;
-            }
-            T[i] = t;
-        }
-    }
     e.np = nat.newPart(V, U, C, I, names, rigidParts.has(part));
-    if (T) nat.setTris(e.np, T);
     e.names = names;
     e.boneBuf = new Float64Array(7 * names.length);
     return e;
@@ -322,12 +311,16 @@ function buildEntry(part) {
 function entryFor(part) {
     let e = partCache.get(part);
     if (
-        !e || e.verts !== part.verts || e.uv !== part.uv || e.tris !== part.tris ||
+        !e || e.verts !== part.verts || e.uv !== part.uv ||
         e.weights !== part.weights || e.colors !== part.colors || e.n !== part.vertexCount ||
         (e.verts && e.vlen !== e.verts.length) || (e.uv && e.uvlen !== e.uv.length) ||
-        (e.tris && e.tlen !== e.tris.length) || (e.weights && e.wlen !== e.weights.length) ||
+        (e.weights && e.wlen !== e.weights.length) ||
         (e.colors && e.clen !== e.colors.length)
     ) {
+        e = buildEntry(part);
+        partCache.set(part, e);
+    } else if (e.np && !nat.verify(e.np, e.verts, e.uv, e.colors, e.weights)) {
+        // an element was edited in place: rebuild from the live arrays
         e = buildEntry(part);
         partCache.set(part, e);
     }
@@ -591,8 +584,7 @@ export function installMesh($) {
             while (size < k * 8) size *= 2;
             flat = new Float32Array(size);
         }
-        const e = partCache.get(part);
-        if (!(typeof k === 'number' && e && e.np && e.tris === part.tris && e.tlen === k && nat.unroll(e.np, scratch, flat, k))) {
+        if (!(typeof k === 'number' && Array.isArray(part.tris) && nat.unroll(scratch, flat, part.tris, k))) {
             const tris = part.tris;
             for (let i = 0; i < k; i++) {
                 const src = tris[i] * 8, dst = i * 8;

@@ -4,6 +4,24 @@ import { test, ok, is, near, json, keys, throws, arrayEq, done, recordEngine } f
 
 const PI = Math.PI;
 
+test('draw reads tris live (in-place index edits)', () => {
+    const rec = recordEngine();
+    const api = installMesh({});
+    const p = createPart({ verts: [0, 0, 1, 0, 0, 1], tris: [0, 1, 2] });
+    api.draw(p);
+    arrayEq(rec.submits[0].copy.slice(0, 2), [0, 0]);
+    p.tris[0] = 2;
+    api.draw(p);
+    arrayEq(rec.submits[1].copy.slice(0, 2), [0, 1], 'index 0 now names vertex 2');
+    p.tris[1] = 5000;
+    api.draw(p);
+    ok(rec.submits[2].copy.slice(8, 16).every(Number.isNaN), 'index past scratch copies NaN');
+    p.tris[1] = '1';
+    api.draw(p);
+    arrayEq(rec.submits[3].copy.slice(8, 10), [1, 0], "string index '1'");
+    delete globalThis.engine;
+});
+
 test('importing does not create the stub', () => {
     ok(!('__r2d_engine_stub' in globalThis), 'no stub yet');
 });

@@ -206,4 +206,48 @@ test('hand-made part objects and odd pose values use the JS semantics', () => {
     is(und.need, NaN);
 });
 
+test('in-place element edits are seen on the next deformation (live reads)', () => {
+    const p = createPart({ verts: [8, 5, 1, 1], uv: [0.5, 0.5, 0, 0], colors: [[1, 2, 3], [4, 5, 6]], bones: ['b', 'b'] });
+    const out = new Float32Array(16);
+    const rest = rig.rest();
+    deformPart(p, rest, rest, out);
+    json(Array.from(out), [8, 5, 0.5, 0.5, 0.5, 1, 2, 3, 1, 1, 0.5, 0, 0, 4, 5, 6]);
+    p.verts[0] = 9;
+    p.uv[1] = 0.25;
+    p.colors[0][2] = 7;
+    p.colors[1] = 'none';
+    deformPart(p, rest, rest, out);
+    json(Array.from(out), [9, 5, 0.5, 0.5, 0.25, 1, 2, 7, 1, 1, 0.5, 0, 0, 255, 255, 255]);
+    // bone b starts at (5,5): +π/2 takes (9,5) to (5,9)
+    const pose = rig.pose({ b: PI / 2 });
+    deformPart(p, pose, rest, out);
+    near(out[0], 5, 1e-5);
+    near(out[1], 9, 1e-5);
+    p.weights[0][0][1] = 0;
+    deformPart(p, pose, rest, out);
+    json([out[0], out[1]], [9, 5], 'weight edited to 0: total 0, unmoved');
+    p.weights[0][0][1] = 1;
+    p.weights[0][0][0] = 's';
+    deformPart(p, pose, rest, out);
+    json([out[0], out[1]], [9, 5], 'pair renamed to the unmoved bone s');
+    p.weights[0] = [['b', 1]];
+    deformPart(p, pose, rest, out);
+    near(out[0], 5, 1e-5, 'entry replaced');
+    near(out[1], 9, 1e-5, 'entry replaced');
+    p.weights[0] = [];
+    deformPart(p, pose, rest, out);
+    json([out[0], out[1]], [9, 5], 'emptied entry');
+    p.weights[0] = [['b', 1], ['s', 1]];
+    deformPart(p, pose, rest, out);
+    near(out[0], 7, 1e-5, '50/50 of (5,9) and (9,5)');
+    near(out[1], 7, 1e-5, '50/50 of (5,9) and (9,5)');
+    p.weights[0][1] = null;
+    throws(() => deformPart(p, pose, rest, out), TypeError, 'null pair');
+    p.weights[0][1] = ['s', 1];
+    p.verts[1] = '5';
+    deformPart(p, pose, rest, out);
+    near(out[0], 7, 1e-5, 'numeric x still skinned');
+    is(out[1], 52, "raw y '5' += 2 concatenates to '52' (§7: raw values)");
+});
+
 done('mesh_part');
