@@ -250,4 +250,47 @@ test('in-place element edits are seen on the next deformation (live reads)', () 
     is(out[1], 52, "raw y '5' += 2 concatenates to '52' (§7: raw values)");
 });
 
+test('in-place edits: inner weight lists, colour entries, uv values', () => {
+    const pose = rig.pose({ b: PI / 2 }), rest = rig.rest();
+    const p = createPart({ verts: [9, 5], weights: [['b', 1, 's', 1]], colors: ['none'] });
+    const out = new Float32Array(8);
+    const xy = () => [Math.round(out[0] * 1e4) / 1e4, Math.round(out[1] * 1e4) / 1e4];
+    deformPart(p, pose, rest, out);
+    json(xy(), [7, 7], '50/50 of (5,9) and (9,5)');
+    p.weights[0].pop();
+    deformPart(p, pose, rest, out);
+    json(xy(), [5, 9], 'second pair popped');
+    p.weights[0].push(['s', 1]);
+    deformPart(p, pose, rest, out);
+    json(xy(), [7, 7], 'pushed back');
+    p.weights[0][1] = ['s', 3];
+    deformPart(p, pose, rest, out);
+    json(xy(), [8, 6], 'weights 1:3');
+    p.colors[0] = [1, 2, 3];
+    deformPart(p, pose, rest, out);
+    json(Array.from(out.slice(5)), [1, 2, 3]);
+    p.colors[0] = ['4', 5, 6];
+    deformPart(p, pose, rest, out);
+    json(Array.from(out.slice(5)), [4, 5, 6]);
+    p.colors[0] = null;
+    deformPart(p, pose, rest, out);
+    json(Array.from(out.slice(5)), [255, 255, 255]);
+    p.uv = [0.5, 0.5];
+    deformPart(p, pose, rest, out);
+    is(out[3], 0.5);
+    p.uv[0] = 'x';
+    deformPart(p, pose, rest, out);
+    is(out[3], NaN, "truthy 'x' stored as NaN");
+    p.uv[0] = '';
+    deformPart(p, pose, rest, out);
+    is(out[3], 0, "falsy '' → 0");
+    p.weights[0][0] = ['b', 1, 'ignored'];
+    p.weights[0].length = 1;
+    deformPart(p, pose, rest, out);
+    json(xy(), [5, 9], 'truncated by length');
+    p.weights[0][0][0] = 'bb';
+    deformPart(p, pose, rest, out);
+    json(xy(), [9, 5], 'unknown bone skipped');
+});
+
 done('mesh_part');
