@@ -324,4 +324,29 @@ test('model methods: class of every rejection, legacy nodes rejected', () => {
     json(m.calls[0].slice(2), ['arms/long.png', [9, 12]], 'object source: path relative to no directory');
 });
 
+test('install: uses the renderer hook, def and TAGS carried by $ (stubbed before a second install)', () => {
+    fresh();
+    const $2 = createApi();
+    const got = [];
+    $2.registerNodeRenderer = (tag, fn) => got.push([tag, fn]);
+    const pushed = [];
+    $2.gfx = { push: { sprite: (...a) => pushed.push(a) } };
+    installRotSprite($2);
+    is(got.length, 1);
+    is(got[0][0], 'rotsprite');
+    const w = $2.rotSprite.create('r.png');
+    const n = w.get(0);
+    got[0][1](n, { x: 100.5, y: 50, w: 64, h: 64 }, { w: 800, h: 600 });
+    json(pushed, [[R(w).sprite, 101, 50, 128, 128, 0, -1, 0]]);
+    got[0][1](n, { x: -70, y: 50, w: 64, h: 64 }, { w: 800, h: 600 });
+    is(pushed.length, 1, 'culled: right edge 128/2 - 70 < 0');
+    $2.withAlpha = (c, a) => 'alpha:' + c + ':' + a;
+    n.alpha = 0.25;
+    got[0][1](n, { x: 100, y: 50, w: 64, h: 64 }, { w: 800, h: 600 });
+    is(pushed[1][6], 'alpha:-1:0.25');
+    w.remove();
+    installRotSprite($);
+    is(typeof $('<rotsprite>').rotPose, 'function');
+});
+
 done('rotsprite_audit_node');
