@@ -349,4 +349,19 @@ test('install: uses the renderer hook, def and TAGS carried by $ (stubbed before
     is(typeof $('<rotsprite>').rotPose, 'function');
 });
 
+test('host: numeric ids are found by #selector and freed on removal', () => {
+    const w = $('<rotsprite>', { id: 5 });
+    is(w.get(0).id, 5);
+    is($('#5').get(0), w.get(0));
+    w.remove();
+    is($('#5').length, 0);
+    const a = $('<rotsprite>', { id: 'dup' });
+    const b = $('<rotsprite>', { id: 'dup' });
+    is($('#dup').get(0), b.get(0), 'the later node wins the index');
+    a.remove();
+    is($('#dup').get(0), b.get(0), 'removing the shadowed node keeps the index');
+    b.remove();
+    is($('#dup').length, 0);
+});
+
 done('rotsprite_audit_node');
