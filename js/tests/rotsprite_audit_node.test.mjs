@@ -364,4 +364,60 @@ test('host: numeric ids are found by #selector and freed on removal', () => {
     is($('#dup').length, 0);
 });
 
+test('attached placement: depth side from the parent yaw, size from |scale|, layer copied', () => {
+    fresh();
+    const parent = $.rotSprite.from(testDefinition(), { x: 10, y: 20, layer: 4, depth: 2, w: 50, h: 40 });
+    parent.get(0).scale_x = -2;
+    parent.get(0).scale_y = 0.5;
+    const item = $.rotSprite.from(testDefinition(), { layer: 9, depth: 7 });
+    item.rotAttach(parent, 'hand'); // socket centre (20, 0, 0) at clip time 0
+    const n = item.get(0);
+    json([n.x, n.y, n.w, n.h, n.layer], [10, 20, 100, 20, 4]);
+    is(n.depth, 2.01, 'yaw 0: z = 0 → in front');
+    parent.rotPose(90); // z = -sin(90°)·20 = -20
+    is(n.depth, 1.99);
+    parent.rotPose(-90);
+    is(n.depth, 2.01);
+    // the item's own pose follows the parent's native yaw/pitch and the parent's scale
+    parent.rotPose(30, -80);
+    const pose = m.of('rotSpritePose').filter((c) => c[1] === R(item).handle).at(-1);
+    json(pose.slice(2, 4), [30, -75]);
+    const mp = m.of('rotSpriteModelPose').filter((c) => c[1] === R(item).handle).at(-1);
+    is(mp[2], R(parent).modelPose.scale);
+    is(mp[4], true, "own rig's body flag");
+});
+
+test('legacy hot reload: part stamp change reloads and re-applies parts; checks short-circuit', () => {
+    fresh();
+    resetPoll();
+    m.stamps['d.png'] = '1';
+    const w = $.rotSprite.create('l.png');
+    w.rotPart('arms', 'd.png');
+    w.rotHotReload();
+    m.clear();
+    tickRotSprite(0.5);
+    json(m.names(), ['rotSpriteChanged', 'rotSpriteFileStamp'], 'nothing changed');
+    m.stamps['d.png'] = '2';
+    const old = R(w);
+    m.clear();
+    tickRotSprite(0.5);
+    json(m.names(), ['rotSpriteChanged', 'rotSpriteFileStamp', 'rotSpriteInfo', 'rotSpriteLoad', 'rotSpriteInfo',
+        'rotSpritePart', 'rotSpriteFileStamp', 'rotSpriteRig', 'rotSpritePose', 'rotSpriteInfo', 'rotSpritePose',
+        'rotSpriteDispose']);
+    is(m.calls.at(-1)[1], old.handle);
+    is(R(w).stamps.arms, '2');
+    is(R(w).reloads, 1);
+    is(R(w).hotReload, true);
+    m.changed.add('l.png');
+    m.clear();
+    tickRotSprite(0.5);
+    json(m.names().slice(0, 2), ['rotSpriteChanged', 'rotSpriteInfo'], 'short-circuit: no stamp reads');
+    m.changed.clear();
+    w.rotHotReload(false);
+    m.clear();
+    tickRotSprite(0.5);
+    is(m.calls.length, 0, 'hot reload off: not polled');
+    w.remove();
+});
+
 done('rotsprite_audit_node');
