@@ -147,3 +147,23 @@ export function validateRotAnimations(source, definition) {
     }
     return a;
 }
+
+export function relativeAsset(file, path) {
+    if (typeof path !== 'string' || path === '') throw new TypeError('path');
+    if (path.startsWith('/')) return path;
+    const root = typeof file === 'string' && file.startsWith('/') ? '/' : '';
+    let parts = [];
+    if (file) {
+        if (typeof file !== 'string') throw new TypeError('file');
+        parts = file.slice(0, file.lastIndexOf('/') + 1).split('/').filter((s) => s !== '');
+    }
+    for (const s of path.split('/')) {
+        if (s === '..') {
+            if (parts.length === 0) throw new RangeError('escape');
+            parts.pop();
+        } else if (s !== '' && s !== '.') {
+            parts.push(s);
+        }
+    }
+    return root + parts.join('/');
+}

@@ -1,5 +1,5 @@
 // re2d tests: differential fuzz of validateRotDefinition / validateRotAnimations (Rust-backed) against a literal JS transcription of js-rotsprite.md §3.3/§3.4.
-import { validateRotDefinition, validateRotAnimations } from '../../src/highlevel/rotsprite.js';
+import { validateRotDefinition, validateRotAnimations, relativeAsset } from '../../src/highlevel/rotsprite.js';
 import * as ref from './_rotref.mjs';
 import { test, ok, done } from './_harness.mjs';
 
@@ -120,6 +120,20 @@ test('validateRotAnimations agrees with the literal transcription on mutated ani
         if (want !== got && bad++ < 8) print(`animations #${i}: ${JSON.stringify(a)}\n  want ${want.slice(0, 300)}\n  got  ${got.slice(0, 300)}`);
     }
     ok(okCount > N / 40, `enough accepted cases (${okCount})`);
+    ok(bad === 0, `${bad} disagreements`);
+});
+
+test('relativeAsset agrees with the literal transcription on random paths', () => {
+    const seg = ['a', 'b', '..', '.', '', 'x.json', 'é', '...', ' '];
+    const str = () => Array.from({ length: Math.floor(rnd() * 5) }, () => pick(seg)).join('/');
+    let bad = 0;
+    for (let i = 0; i < N; i++) {
+        const file = rnd() < 0.1 ? pick([null, undefined, 0, 5, true, NaN, '', ['a/b'], {}]) : (rnd() < 0.3 ? '/' : '') + str();
+        const path = rnd() < 0.05 ? pick([null, 5, '']) : (rnd() < 0.1 ? '/' : '') + str();
+        const want = outcome(() => ref.relativeAsset(file, path));
+        const got = outcome(() => relativeAsset(file, path));
+        if (want !== got && bad++ < 8) print(`relativeAsset(${JSON.stringify(file)}, ${JSON.stringify(path)}): want ${want}, got ${got}`);
+    }
     ok(bad === 0, `${bad} disagreements`);
 });
 
