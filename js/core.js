@@ -4,14 +4,14 @@
 // (creation order), the id index, the tag defaults `TAGS`, the node
 // renderers, and the one wrapper prototype that `def(name, fn)` extends.
 //
-// Exports: `TAGS`, `nodes` (live registry, do not mutate), `ids` (Map id →
+// Exports: `TAGS`, `nodes` (live registry, do not mutate), `ids` (Map String(id) →
 // node), `Wrapper`, `def`, `registerNodeRenderer`, `renderers` (Map tag →
 // fn), `withAlpha`, `createNode`, `destroyNode`, `select` (the `$(x)`
 // selector), `globalPos`, `renderAll`.
 
 export const TAGS = {};
 export const nodes = [];
-export const ids = new Map();
+export const ids = new Map(); // String(id) → node ('#5' finds id 5)
 export const renderers = new Map();
 
 // Host node: the fields of §11 plus a listener table.
@@ -37,7 +37,7 @@ export function createNode(tag, attrs) {
         if (k === 'id') {
             if (v != null) {
                 node.id = v;
-                ids.set(v, node);
+                ids.set(String(v), node);
             }
         } else {
             node[k] = v;
@@ -51,7 +51,7 @@ export function createNode(tag, attrs) {
 export function destroyNode(node) {
     if (!node || node.removed) return;
     node.removed = true;
-    if (node.id != null && ids.get(node.id) === node) ids.delete(node.id);
+    if (node.id != null && ids.get(String(node.id)) === node) ids.delete(String(node.id));
     const i = nodes.indexOf(node);
     if (i >= 0) nodes.splice(i, 1);
     for (const kid of [...(node._kids ?? [])]) destroyNode(kid);

@@ -14,7 +14,9 @@
 //
 // `engine` is the global engine object, read at every call (tests replace it).
 import * as nat from 're2d/native/rotsprite';
-import { TAGS, def, registerNodeRenderer, withAlpha } from 're2d/core';
+import {
+    TAGS as coreTags, def as coreDef, registerNodeRenderer as coreRegister, withAlpha as coreWithAlpha,
+} from 're2d/core';
 
 const TAU = Math.PI * 2;
 
@@ -378,7 +380,15 @@ function isNonNegFiniteNumber(v) {
 
 export function installRotSprite($) {
     rotApi = $;
-    TAGS.rotsprite = { w: 64, h: 64, body: null };
+    // §11 facilities: the ones `$` carries (createApi() puts the shared
+    // core's there; a test may stub them before installing), else the core's.
+    const def = typeof $.def === 'function' ? (n, fn) => $.def(n, fn) : coreDef;
+    const registerNodeRenderer = typeof $.registerNodeRenderer === 'function'
+        ? (tag, fn) => $.registerNodeRenderer(tag, fn) : coreRegister;
+    const withAlpha = (c, a) => (typeof $.withAlpha === 'function' ? $.withAlpha(c, a) : coreWithAlpha(c, a));
+    const tags = $.TAGS !== null && typeof $.TAGS === 'object' ? $.TAGS : coreTags;
+    tags.rotsprite = { w: 64, h: 64, body: null };
+    coreTags.rotsprite = tags.rotsprite;
 
     def('rotSpriteAtlas', function (path) {
         return this.eachNode((i, node) => {
