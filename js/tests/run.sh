@@ -65,6 +65,20 @@ run missing-file 1 "$qjs" "$tmp/nope.mjs" && { lines missing-file-oneline err 1;
 run no-args 2 "$qjs" && lines no-args-oneline err 1
 run bad-option 2 "$qjs" --frobnicate "$h/print.mjs" && { lines bad-option-oneline err 1; has bad-option-msg err '--frobnicate'; }
 run bad-size 2 "$qjs" --size 0x5 "$h/print.mjs" && lines bad-size-oneline err 1
+# 3b. qjs-compatible timers and std/os modules
+run timers 0 "$qjs" "$h/timers.mjs" && out_is timers 'module
+job
+t0 x 2
+t5
+job after t5
+nested true
+t10'
+printf hello >"$tmp/hello.txt"
+run std-exit 3 env RE2D_TEST_VAR=v1 "$qjs" "$h/std_exit.mjs" "$tmp/hello.txt" && { out_is std-exit '42|   ab|7  |3.14|ff|%
+005A
+true true
+v1 true
+linux number 0'; has std-err err 'to stderr'; }
 # 4. module resolution and aliasing
 run relative 0 "$qjs" "$h/relative.mjs" && out_is relative 'value 42'
 (cd / && run relative-from-root 0 "$qjs" "$h/relative.mjs") && out_is relative-from-root 'value 42'

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use rquickjs::{
-    CatchResultExt, Context, Ctx, Function, Module, Object, Runtime, Value, convert::Coerced,
-    function::Rest,
+    CatchResultExt, Context, Ctx, Function, Module, Object, Persistent, Runtime, Value,
+    convert::Coerced, function::Rest,
 };
 
 use super::modules::{HostLoader, HostResolver, normalize};
@@ -40,6 +40,45 @@ fn join_args(args: Rest<Coerced<String>>) -> String {
         .map(|c| c.0)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `setTimeout`/`clearTimeout` as the qjs CLI offers them: a queue run by the
+/// host after the module and its jobs; timers fire in due-time order (then
+/// creation order), after waiting until they are due. Returns the runner:
+/// `runNext()` fires the next timer and tells whether one was pending.
+const TIMERS: &str = r#"(function (sleep, now) {
+    let seq = 0;
+    const timers = new Map();
+    globalThis.setTimeout = function setTimeout(fn, ms, ...args) {
+        const id = ++seq;
+        timers.set(id, { id, fn, args, at: now() + (Number(ms) > 0 ? Number(ms) : 0) });
+        return id;
+    };
+    globalThis.clearTimeout = function clearTimeout(id) { timers.delete(id); };
+    return function runNext() {
+        let next = null;
+        for (const t of timers.values()) if (!next || t.at < next.at) next = t;
+        if (!next) return false;
+        timers.delete(next.id);
+        const wait = next.at - now();
+        if (wait > 0) sleep(wait);
+        if (typeof next.fn === 'function') next.fn(...next.args);
+        return true;
+    };
+})"#;
+
+fn install_timers<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
+    let make: Function = ctx.eval(TIMERS)?;
+    let start = std::time::Instant::now();
+    let sleep = Function::new(ctx.clone(), |ms: f64| {
+        if ms.is_finite() && ms > 0.0 {
+            std::thread::sleep(std::time::Duration::from_secs_f64(
+                ms.min(86_400_000.0) / 1000.0,
+            ));
+        }
+    })?;
+    let now = Function::new(ctx.clone(), move || start.elapsed().as_secs_f64() * 1000.0)?;
+    make.call((sleep, now))
 }
 
 fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> {
@@ -148,10 +187,18 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
+    let mut timers: Option<Persistent<Function<'static>>> = None;
     let mut status = ctx.with(|ctx| {
         if let Err(e) = install_globals(&ctx, opts).catch(&ctx) {
             report(&ctx, e);
             return 1;
+        }
+        match install_timers(&ctx).catch(&ctx) {
+            Ok(f) => timers = Some(Persistent::save(&ctx, f)),
+            Err(e) => {
+                report(&ctx, e);
+                return 1;
+            }
         }
         let evaluated = Module::declare(ctx.clone(), name.as_str(), source)
             .and_then(|m| m.eval())
@@ -172,17 +219,38 @@ pub fn run(opts: &Options) -> i32 {
             }
         }
     });
+    // Drain jobs, then fire timers one at a time (each may queue more jobs
+    // or timers) until nothing is left; a failing job or timer sets status 1.
     loop {
         match rt.execute_pending_job() {
-            Ok(true) => {}
-            Ok(false) => break,
+            Ok(true) => continue,
+            Ok(false) => {}
             Err(job) => {
                 job.0.with(|ctx| {
                     let v = ctx.catch();
                     eprintln!("{}", describe(&ctx, &v));
                 });
                 status = 1;
+                continue;
             }
+        }
+        let Some(t) = timers.clone() else { break };
+        let fired = ctx.with(|ctx| {
+            match t
+                .restore(&ctx)
+                .and_then(|f| f.call::<_, bool>(()))
+                .catch(&ctx)
+            {
+                Ok(more) => more,
+                Err(e) => {
+                    report(&ctx, e);
+                    status = 1;
+                    true
+                }
+            }
+        });
+        if !fired {
+            break;
         }
     }
     let (pending, reason) = rejections.borrow().clone();

@@ -10,7 +10,8 @@
 //! | [`buffers`] | the one audited typed-array access | — |
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
 //! | [`engine`] | default `globalThis.engine` over [`raster`] | issue 3 §5 |
-//! | [`host`] | running a file as the `re2d-qjs` CLI does | issue 3 §1 |
+//! | [`host`] | running a file as the `re2d-qjs` CLI does (timers included) | issue 3 §1 |
+//! | [`sys`] | `re2d/native/sys` behind the qjs-compatible `std` and `os` modules | — |
 
 pub mod buffers;
 pub mod engine;
@@ -20,6 +21,7 @@ pub mod model;
 pub mod modules;
 pub mod raster;
 pub mod sprite;
+pub mod sys;
 
 #[cfg(test)]
 mod rotsprite_tests;

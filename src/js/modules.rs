@@ -51,6 +51,10 @@ fn native_host<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> 
     Module::declare_def::<super::model::HostNative, _>(ctx, name)
 }
 
+fn native_sys<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
+    Module::declare_def::<super::sys::SysNative, _>(ctx, name)
+}
+
 /// The alias table.
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
@@ -94,6 +98,24 @@ pub const BUILTINS: &[Builtin] = &[
         alias: Some("highlevel/native.js"),
         private_to: None,
         source: Source::Js(include_str!("../../js/native.js")),
+    },
+    Builtin {
+        name: "std",
+        alias: None,
+        private_to: None,
+        source: Source::Js(include_str!("../../js/std.js")),
+    },
+    Builtin {
+        name: "os",
+        alias: None,
+        private_to: None,
+        source: Source::Js(include_str!("../../js/os.js")),
+    },
+    Builtin {
+        name: "re2d/native/sys",
+        alias: None,
+        private_to: None,
+        source: Source::Native(native_sys),
     },
     Builtin {
         name: "re2d/native/host",

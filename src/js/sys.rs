@@ -1,0 +1,92 @@
+// re2d QuickJS host — `re2d/native/sys`: the process facilities behind the `std` and `os` modules (qjs CLI compatibility).
+//! `exit(code)`, `getenv(name)`, `loadFile(path)`, `write(fd, text)`,
+//! `flush(fd)`, `sleep(ms)`, `now()` (ms since the host started), `cwd()`.
+
+use std::io::Write;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use rquickjs::{
+    Ctx, Function, Result,
+    module::{Declarations, Exports, ModuleDef},
+};
+
+fn start() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+fn exit(code: i32) {
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    std::process::exit(code);
+}
+
+fn write(fd: i32, text: String) {
+    if fd == 2 {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+}
+
+fn flush(fd: i32) {
+    if fd == 2 {
+        let _ = std::io::stderr().flush();
+    } else {
+        let _ = std::io::stdout().flush();
+    }
+}
+
+fn sleep(ms: f64) {
+    if ms.is_finite() && ms > 0.0 {
+        std::thread::sleep(std::time::Duration::from_secs_f64(
+            ms.min(86_400_000.0) / 1000.0,
+        ));
+    }
+}
+
+/// `ModuleDef` of `re2d/native/sys`.
+pub struct SysNative;
+
+const NAMES: [&str; 8] = [
+    "exit", "getenv", "loadFile", "write", "flush", "sleep", "now", "cwd",
+];
+
+impl ModuleDef for SysNative {
+    fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
+        for n in NAMES {
+            decl.declare(n)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
+        start();
+        exports.export("exit", Function::new(ctx.clone(), exit)?)?;
+        exports.export(
+            "getenv",
+            Function::new(ctx.clone(), |n: String| std::env::var(n).ok())?,
+        )?;
+        exports.export(
+            "loadFile",
+            Function::new(ctx.clone(), |p: String| std::fs::read_to_string(p).ok())?,
+        )?;
+        exports.export("write", Function::new(ctx.clone(), write)?)?;
+        exports.export("flush", Function::new(ctx.clone(), flush)?)?;
+        exports.export("sleep", Function::new(ctx.clone(), sleep)?)?;
+        exports.export(
+            "now",
+            Function::new(ctx.clone(), || start().elapsed().as_secs_f64() * 1000.0)?,
+        )?;
+        exports.export(
+            "cwd",
+            Function::new(ctx.clone(), || {
+                std::env::current_dir()
+                    .map(|d| d.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })?,
+        )?;
+        Ok(())
+    }
+}
