@@ -163,11 +163,7 @@ impl Character {
         let mut controls = IndexMap::new();
         if let Some(Value::Object(rig)) = defaults.and_then(|d| d.get("rig")) {
             for c in &self.definition.controls {
-                let v = rig
-                    .get(&c.key)
-                    .and_then(Value::as_f64)
-                    .filter(|v| *v != 0.0)
-                    .unwrap_or(0.0);
+                let v = rig.get(&c.key).and_then(Value::as_f64).unwrap_or(0.0);
                 controls.insert(c.key.clone(), v);
             }
         }

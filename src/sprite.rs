@@ -61,6 +61,23 @@ pub struct LegacyRig {
     pub head_yaw: f64,
 }
 
+impl LegacyRig {
+    /// The renderer's rig for these inputs, with a model pose (or none) and
+    /// the handle's brow index.
+    pub fn to_rig(self, model: Option<&R2DRotModelPose>, brows: i32) -> Rig<'_> {
+        Rig {
+            model,
+            body: self.body,
+            phase: self.phase,
+            stride: self.stride,
+            arm_left: self.arm_left,
+            arm_right: self.arm_right,
+            head_yaw: self.head_yaw,
+            brows,
+        }
+    }
+}
+
 /// Donor part selection of [`SpriteHandle::part`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum PartSelection {
@@ -272,16 +289,7 @@ impl SpriteHandle {
             let view = AtlasImage::new(&img.data, w, w, 4 * w).map_err(|e| range(e.to_string()))?;
             v1::raster(&view, self.yaw, self.pitch, out).map_err(|_| oom())?;
         } else {
-            let rig = Rig {
-                model: self.model.as_deref(),
-                body: self.rig.body,
-                phase: self.rig.phase,
-                stride: self.rig.stride,
-                arm_left: self.rig.arm_left,
-                arm_right: self.rig.arm_right,
-                head_yaw: self.rig.head_yaw,
-                brows: self.brows,
-            };
+            let rig = self.rig.to_rig(self.model.as_deref(), self.brows);
             let frame = Frame::new(self.yaw, self.pitch, self.eyes, self.mouth, Some(rig))
                 .map_err(|e| range(e.to_string()))?;
             match self.style {
@@ -494,19 +502,8 @@ impl SpriteHandle {
     /// `rotSpriteInfo`.
     pub fn info(&self) -> Info {
         let joints = (self.version == 2 && self.rig.body && self.model.is_none()).then(|| {
-            let rig = Rig {
-                model: None,
-                body: true,
-                ..Rig::legacy(true)
-            };
-            let rig = Rig {
-                phase: self.rig.phase,
-                stride: self.rig.stride,
-                arm_left: self.rig.arm_left,
-                arm_right: self.rig.arm_right,
-                head_yaw: self.rig.head_yaw,
-                ..rig
-            };
+            // The joints of body mode (they are only reported with a body rig).
+            let rig = self.rig.to_rig(None, self.brows);
             LEGACY_JOINTS
                 .iter()
                 .map(|&(n, part, [x, y, z])| {

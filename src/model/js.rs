@@ -34,16 +34,19 @@ pub fn prop<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
 /// JS `Number → String` for the cases JSON produces (integers print without
 /// a fraction; other values use the shortest round-trip form).
 pub fn number_to_string(x: f64) -> String {
-    if x == x.trunc() && x.abs() < 1e21 {
+    let a = x.abs();
+    if x == x.trunc() && a < 1e21 {
         format!("{}", x as i128)
+    } else if (1e-6..1e21).contains(&a) {
+        // Shortest round-trip decimal, as JS prints it in this range.
+        format!("{x}")
     } else {
+        // Exponent form: JS writes a sign on positive exponents ("1e+21").
         let s = format!("{x:e}");
-        // Rust prints 1.5e-7 as "1.5e-7"; JS as "1.5e-7" too for small
-        // values, and plain decimals in 1e-6..1e21.
-        if x.abs() >= 1e-6 && x.abs() < 1e21 {
-            format!("{x}")
+        if s.contains("e-") {
+            s
         } else {
-            s.replace('e', "e+").replace("e+-", "e-")
+            s.replace('e', "e+")
         }
     }
 }
@@ -197,6 +200,11 @@ mod tests {
         assert_eq!(to_js_string(&json!([["mouth"]])), "mouth");
         assert_eq!(to_js_string(&json!(5)), "5");
         assert_eq!(to_js_string(&json!(1.5)), "1.5");
+        // JS: String(1e21) === "1e+21", String(1e-7) === "1e-7", String(0.000001) === "0.000001".
+        assert_eq!(number_to_string(1e21), "1e+21");
+        assert_eq!(number_to_string(1.5e-7), "1.5e-7");
+        assert_eq!(number_to_string(0.000001), "0.000001");
+        assert_eq!(number_to_string(-2.5), "-2.5");
         assert_eq!(to_js_string(&json!({})), "[object Object]");
         assert_eq!(to_js_string(&json!([1, null, "a"])), "1,,a");
     }
