@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""re2d ffi-tests: turns shared/golden (golden.json + PNGs) into a C case table and raw RGBA files.
+"""re2d ffi-tests: turns tests/golden (golden.json + PNGs) into a C case table and raw RGBA files.
 
 usage: gen_golden.py GOLDEN_DIR OUT_DIR
 Writes OUT_DIR/golden_cases.h and OUT_DIR/<png name>.rgba (decoded pixels, no

@@ -1,4 +1,4 @@
-/* re2d ffi-tests: replays every call of shared/golden/golden.json through the C ABI and compares hashes and PNG bytes. */
+/* re2d ffi-tests: replays every call of tests/golden/golden.json through the C ABI and compares hashes and PNG bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // re2d built-in module `re2d/mesh` (also served for any import ending in `highlevel/mesh.js`).
 //
-// JS face of the engine's `mesh` module, spec shared/spec/js-mesh.md. This file
+// JS face of the engine's `mesh` module, spec js-mesh.md (docs/). This file
 // reproduces only what JS can observe (coercions, result shapes, key order,
 // logging, quirks); the numeric hot paths — deformation (§7), triangle
 // unrolling (§8.4 step 9), the IK solvers (§3, §4) and the re2d extensions

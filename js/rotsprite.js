@@ -1,4 +1,4 @@
-// re2d built-in module `re2d/rotsprite` (also served for any import ending in `highlevel/rotsprite.js`): `$.re2dSprite` / `$.rotSprite`, spec shared/spec/js-rotsprite.md.
+// re2d built-in module `re2d/rotsprite` (also served for any import ending in `highlevel/rotsprite.js`): `$.re2dSprite` / `$.rotSprite`, spec js-rotsprite.md.
 //
 // This file reproduces what JS observes (argument checks, error classes, key
 // order, engine call order, node state, quirks). Definition and animation

@@ -1,16 +1,16 @@
 # re2d ffi-tests: C ABI test targets (ffi-test, layout-test, test-valgrind); included by the top Makefile.
 #
 #   make ffi-test       release lib, then the C tests under ASan+UBSan: header checks (C99, C++20),
-#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of shared/golden;
+#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of tests/golden;
 #                       plus alloc_fail (no sanitizers: it injects malloc failures)
 #   make layout-test    bindgen layout of include/rotsprite_math.h == re2d's #[repr(C)] types
 #   make test-valgrind  the C tests without sanitizers under valgrind --leak-check=full
 #
-# GOLDEN_DIR defaults to ../shared/golden (shared/ lies beside the repository).
+# GOLDEN_DIR defaults to tests/golden (the existing library's outputs, vendored).
 
 FFI_DIR     := ffi-tests
 FFI_BUILD   := $(FFI_DIR)/build
-GOLDEN_DIR  ?= $(abspath $(CURDIR)/../shared/golden)
+GOLDEN_DIR  ?= $(CURDIR)/tests/golden
 FFI_CC      ?= cc
 FFI_CXX     ?= c++
 FFI_WARN    := -Wall -Wextra -Werror -pedantic

@@ -2,9 +2,9 @@
 #
 #   make qjs        build target/release/re2d-qjs (feature `js`)
 #   make js-test    Rust unit tests of src/js, then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
-#                   fixtures, rotsprite end-to-end on the ../shared atlases, CLI checks)
+#                   fixtures, rotsprite end-to-end on the tests/golden atlases, CLI checks)
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
-#   make demo-sprite the ../shared animal model walking and turning via $.re2dSprite into out/sprite/*.png
+#   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
 #   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
 
 QJS := target/release/re2d-qjs
@@ -26,12 +26,12 @@ demo-mesh: qjs
 	mkdir -p out
 	$(QJS) --size 320x240 js/demo/mesh_arm.mjs out 4
 
-SHARED ?= ../shared
+
 
 demo-sprite: qjs
 	mkdir -p out/sprite
-	cp $(SHARED)/golden/animal-1024.png out/sprite/animal.png
-	cp $(SHARED)/data/animal.character.json $(SHARED)/data/animal.animations.json out/sprite/
+	cp tests/golden/animal-1024.png out/sprite/animal.png
+	cp assets/animal.character.json assets/animal.animations.json out/sprite/
 	$(QJS) --size 480x360 js/demo/rotsprite.mjs out/sprite 4
 
 bench-js: qjs

@@ -3,7 +3,7 @@
 #   make demo-render   out/animal/ (atlas + model files) and out/animal-walk.png (8-frame sheet)
 
 RE2D := target/release/re2d
-SHARED_DATA ?= $(abspath $(CURDIR)/../shared/data)
+ASSETS ?= $(CURDIR)/assets
 
 DEMO_TARGETS += demo-render
 
@@ -12,6 +12,6 @@ DEMO_TARGETS += demo-render
 demo-render:
 	$(CARGO) build --release --bin re2d
 	mkdir -p out/animal
-	cp $(SHARED_DATA)/animal.character.json $(SHARED_DATA)/animal.animations.json out/animal/
-	$(RE2D) compile $(SHARED_DATA)/animal.surface.json --output out/animal/animal.png
+	cp $(ASSETS)/animal.character.json $(ASSETS)/animal.animations.json out/animal/
+	$(RE2D) compile $(ASSETS)/animal.surface.json --output out/animal/animal.png
 	$(RE2D) render out/animal/animal.character.json --turn 45 --frames 8 --pitch 10 --sheet out/animal-walk.png

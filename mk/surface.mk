@@ -1,7 +1,7 @@
 # Surface compiler (issue 5): demo atlases in out/ and the compile benchmark.
 # Included by the top Makefile (-include mk/*.mk).
 
-SURFACE_DATA ?= ../shared/data
+SURFACE_DATA ?= assets
 RE2D_BIN     := target/release/re2d
 
 .PHONY: demo-compile bench-compile

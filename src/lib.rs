@@ -7,7 +7,7 @@
 //! - a Rust API ([`rotsprite`], [`math`]);
 //! - a QuickJS host and command-line tools (binaries).
 //!
-//! The behaviour is specified in `../shared/spec/` (see README.md).
+//! The behaviour is documented in `docs/` and the README.
 #![warn(missing_docs)]
 // The numeric code mirrors the spec's formulas literally (index loops, explicit
 // range tests, explicit division guards), which is what bit-exactness is

@@ -9,18 +9,18 @@ use re2d::sprite::Style;
 /// A temp directory with `<base>.character.json`, `.animations.json` and the
 /// golden atlas compiled from the same surface as `<base>.png`.
 fn fixture(base: &str) -> PathBuf {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("re2d-character-{}-{base}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for ext in ["character.json", "animations.json"] {
         std::fs::copy(
-            shared.join(format!("data/{base}.{ext}")),
+            repo.join(format!("assets/{base}.{ext}")),
             dir.join(format!("{base}.{ext}")),
         )
         .unwrap();
     }
     std::fs::copy(
-        shared.join(format!("golden/{base}-1024.png")),
+        repo.join(format!("tests/golden/{base}-1024.png")),
         dir.join(format!("{base}.png")),
     )
     .unwrap();

@@ -1,7 +1,7 @@
-// re2d tests — replays shared/golden/golden.json through the Rust API and compares FNV-1a hashes and PNG pixels.
+// re2d tests — replays tests/golden/golden.json through the Rust API and compares FNV-1a hashes and PNG pixels.
 //
-// The golden directory is $RE2D_GOLDEN_DIR, else ../shared/golden next to the
-// repository (where CI lays shared/). Every mismatch of a group is collected
+// The golden directory is $RE2D_GOLDEN_DIR, else tests/golden (the existing
+// library's outputs, vendored). Every mismatch of a group is collected
 // and reported together.
 
 use std::collections::HashMap;
@@ -15,7 +15,7 @@ use serde_json::Value;
 
 fn golden_dir() -> PathBuf {
     let dir = std::env::var_os("RE2D_GOLDEN_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/golden"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
         PathBuf::from,
     );
     assert!(

@@ -1,12 +1,12 @@
-// re2d tests — the engine's real character/animation files validate and pose (../shared/data).
+// re2d tests — the engine's real character/animation files validate and pose (assets/).
 
 use indexmap::IndexMap;
 use re2d::model::*;
 use serde_json::Value;
 
 fn load(name: &str) -> Value {
-    let path = format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("shared/data present")).unwrap()
+    let path = format!("{}/assets/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("assets/ present")).unwrap()
 }
 
 #[test]

@@ -9,14 +9,14 @@ fn re2d() -> Command {
 
 /// Animal template + the existing engine's atlas compiled from its surface.
 fn fixture(tag: &str) -> PathBuf {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("re2d-render-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for f in ["animal.character.json", "animal.animations.json"] {
-        std::fs::copy(shared.join("data").join(f), dir.join(f)).unwrap();
+        std::fs::copy(repo.join("assets").join(f), dir.join(f)).unwrap();
     }
     std::fs::copy(
-        shared.join("golden/animal-1024.png"),
+        repo.join("tests/golden/animal-1024.png"),
         dir.join("animal.png"),
     )
     .unwrap();

@@ -24,7 +24,7 @@ fn code_of(json: &str, o: &Options) -> Code {
 const GRID80: &str = r#"{"version":1,"patches":[{"type":"grid","id":80,"rect":[0,0,8,8],
   "points":[[[0,0,0],[2,0,0]],[[0,2,0],[2,2,0]]]}]}"#;
 
-/// FNV-1a 64 as in ../shared/golden/README.md.
+/// FNV-1a 64 as in tests/golden/README.md.
 fn fnv1a64(b: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for &x in b {
@@ -843,8 +843,8 @@ fn legacy_hard_split_ignores_widths_and_matches_numeric_ids() {
 
 // ------------------------------------------------------------------ goldens
 
-fn shared(p: &str) -> String {
-    format!("{}/../shared/{p}", env!("CARGO_MANIFEST_DIR"))
+fn repo(p: &str) -> String {
+    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
@@ -854,9 +854,9 @@ fn legacy_reproduces_the_engine_golden_atlases() {
         ("animal", 0xc98cb605f5013511u64),
         ("prop", 0xc4205cb5026a99d5),
     ] {
-        let src = std::fs::read(shared(&format!("data/{name}.surface.json"))).unwrap();
+        let src = std::fs::read(repo(&format!("assets/{name}.surface.json"))).unwrap();
         let golden = surface::decode_rgba8(
-            &std::fs::read(shared(&format!("golden/{name}-1024.png"))).unwrap(),
+            &std::fs::read(repo(&format!("tests/golden/{name}-1024.png"))).unwrap(),
         )
         .unwrap();
         if hash != 0 {

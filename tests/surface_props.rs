@@ -224,8 +224,8 @@ fn round_trip_with_support_cells_and_grid_matrix() {
 
 #[test]
 fn shipped_surfaces_decode_with_expected_part_counts() {
-    // Part counts from ../shared/golden/golden.json (the engine's decode).
-    let dir = format!("{}/../shared/data", env!("CARGO_MANIFEST_DIR"));
+    // Part counts from tests/golden/golden.json (the engine's decode).
+    let dir = format!("{}/assets", env!("CARGO_MANIFEST_DIR"));
     let animal = std::fs::read(format!("{dir}/animal.surface.json")).unwrap();
     let expect = [
         (90u8, 3072usize),

@@ -1,4 +1,4 @@
-// re2d demo (make demo-sprite): the animal model from ../shared walks and turns via $.re2dSprite; frames and the raw sprite go to PNG.
+// re2d demo (make demo-sprite): the animal model from assets/ walks and turns via $.re2dSprite; frames and the raw sprite go to PNG.
 // Usage: re2d-qjs rotsprite.mjs DIR [frames] — DIR holds animal.character.json, animal.animations.json and animal.png.
 import { createApi } from 're2d/api';
 

@@ -99,19 +99,19 @@ rfx="$here/fixtures/engine/tests/js/rotsprite.test.mjs"
 (cd / && run engine-rotsprite-root 0 "$qjs" "$rfx") && has engine-rotsprite-root out 'engine-style: 12 passed, 0 failed'
 (cd "$here/fixtures/engine/tests/js" && run engine-rotsprite-here 0 "$qjs" rotsprite.test.mjs) && has engine-rotsprite-here out '12 passed, 0 failed'
 (cd "$here/fixtures/engine" && run engine-rotsprite-rel 0 "$qjs" tests/js/rotsprite.test.mjs) && has engine-rotsprite-rel out '12 passed, 0 failed'
-# 5c. rotsprite on the real natives: golden atlases + data from ../shared beside the repo
-shared="$(cd "$here/../../.." && pwd)/shared"
-if [ -f "$shared/golden/animal-1024.png" ] && [ -f "$shared/golden/prop-1024.png" ]; then
+# 5c. rotsprite on the real natives: golden atlases (tests/golden) + models (assets/)
+repo="$(cd "$here/../.." && pwd)"
+if [ -f "$repo/tests/golden/animal-1024.png" ] && [ -f "$repo/tests/golden/prop-1024.png" ]; then
     mkdir -p "$tmp/fx" "$tmp/png"
-    cp "$shared/golden/animal-1024.png" "$tmp/fx/animal.png"
-    cp "$shared/golden/prop-1024.png" "$tmp/fx/prop.png"
-    cp "$shared"/data/{animal,prop}.{character,animations}.json "$tmp/fx/"
+    cp "$repo/tests/golden/animal-1024.png" "$tmp/fx/animal.png"
+    cp "$repo/tests/golden/prop-1024.png" "$tmp/fx/prop.png"
+    cp "$repo"/assets/{animal,prop}.{character,animations}.json "$tmp/fx/"
     run rotsprite-real 0 "$qjs" "$here/e2e/rotsprite_real.mjs" "$tmp/fx" "$tmp/png" && tail -1 "$tmp/out"
     for f in animal-model animal-frame animal-headless prop-on-paw; do
         if [ -s "$tmp/png/$f.png" ]; then ok; else bad "rotsprite-real: $f.png not written"; fi
     done
 else
-    bad "rotsprite-real: $shared/golden/{animal,prop}-1024.png not found"
+    bad "rotsprite-real: $repo/tests/golden/{animal,prop}-1024.png not found"
 fi
 # 6. default engine
 run engine-default 0 "$qjs" --size 32x16 "$h/engine_default.mjs" "$tmp/frame.png" && tail -1 "$tmp/out"

@@ -162,7 +162,7 @@ globalThis.__out = out;"#,
 
 fn golden(name: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/golden")
+        .join("tests/golden")
         .join(name);
     p.exists().then_some(p)
 }
@@ -170,7 +170,7 @@ fn golden(name: &str) -> Option<PathBuf> {
 #[test]
 fn handle_finalizer_and_dispose_free_the_host_sprite() {
     let Some(atlas) = golden("animal-1024.png") else {
-        eprintln!("skipped: ../shared/golden/animal-1024.png not found");
+        eprintln!("tests/golden/animal-1024.png not found");
         return;
     };
     let src = format!(

@@ -1,4 +1,4 @@
-// re2d surface compiler — surface JSON → v2 atlas PNG (spec: ../shared/spec/surface-compiler.md).
+// re2d surface compiler — surface JSON → v2 atlas PNG (spec: surface-compiler.md).
 //! Compiles a surface description (sampled points, bilinear grids, lofted
 //! sections) into the pseudo-3D atlas PNG the runtime decodes.
 //!
