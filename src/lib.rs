@@ -20,10 +20,12 @@
 )]
 
 pub mod character;
+pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod model;
 pub mod png_io;
+pub mod publish;
 pub mod rotsprite;
 pub mod sprite;
 /// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.

@@ -232,10 +232,10 @@ impl Framebuffer {
 }
 
 /// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
-/// encoder of [`crate::png_io`]).
+/// encoder of [`crate::png_io`], published atomically by [`crate::publish`]).
 pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
     let bytes = crate::png_io::encode_rgba(rgba, width, height)?;
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    crate::publish::publish(path, &bytes, &[]).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

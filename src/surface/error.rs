@@ -28,6 +28,8 @@ pub enum Code {
     MaterialAlpha,
     Empty,
     Io,
+    /// The output path is refused (it names an input).
+    Output,
 }
 
 impl Code {
@@ -55,11 +57,17 @@ impl Code {
             Code::MaterialAlpha => "E_MATERIAL_ALPHA",
             Code::Empty => "E_EMPTY",
             Code::Io => "E_IO",
+            Code::Output => "E_OUTPUT",
         }
     }
-    /// CLI exit code (§9.1): 3 for `E_IO`, 1 for everything else.
+    /// CLI exit code (§9.1): 3 for `E_IO`, 2 for a refused output path,
+    /// 1 for everything else.
     pub fn exit_code(self) -> i32 {
-        if self == Code::Io { 3 } else { 1 }
+        match self {
+            Code::Io => 3,
+            Code::Output => 2,
+            _ => 1,
+        }
     }
 }
 

@@ -84,7 +84,9 @@ pub fn run_job(job: &Job) -> Result<Vec<String>, CompileError> {
         ..e
     })?;
     let png = surface::encode_png(&atlas.rgba, atlas.size)?;
-    surface::publish(job.output, &png)?;
+    let mut inputs = vec![job.surface];
+    inputs.extend(job.material);
+    surface::publish(job.output, &png, &inputs)?;
     Ok(atlas.warnings)
 }
 

@@ -101,10 +101,16 @@ fn progress(done: usize, total: usize) {
     let _ = err.flush();
 }
 
-fn publish(path: &std::path::Path, rgba: &[u8], w: u32, h: u32) -> Result<(), Fail> {
+fn publish(
+    path: &std::path::Path,
+    rgba: &[u8],
+    w: u32,
+    h: u32,
+    inputs: &[&std::path::Path],
+) -> Result<(), Fail> {
     let png = re2d::png_io::encode_rgba(rgba, w, h)
         .map_err(|e| Fail(format!("{}: {e}", path.display()), 3))?;
-    re2d::surface::publish(path, &png).map_err(|e| Fail(e.to_string(), 3))
+    re2d::publish::publish(path, &png, inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
 }
 
 fn render(a: &Args) -> Result<String, Fail> {
@@ -199,6 +205,7 @@ fn render(a: &Args) -> Result<String, Fail> {
                 px,
                 size as u32,
                 size as u32,
+                &[&a.model],
             )?,
             (None, None) => unreachable!("clap requires -o or --sheet"),
         }
@@ -206,7 +213,13 @@ fn render(a: &Args) -> Result<String, Fail> {
     }
     match (&sheet, &a.sheet) {
         (Some(pixels), Some(path)) => {
-            publish(path, pixels, (columns * size) as u32, (rows * size) as u32)?;
+            publish(
+                path,
+                pixels,
+                (columns * size) as u32,
+                (rows * size) as u32,
+                &[&a.model],
+            )?;
             Ok(format!(
                 "{} frames ({columns}x{rows}, {size} px) -> {}",
                 frames,
