@@ -1,11 +1,22 @@
-# re2d core renderer: release-only regression test of many frames; included by the top Makefile.
+# re2d core renderer: release-only regression test and the instruction-count bench; included by the top Makefile.
 #
 #   make test-frames   tests/frames.rs in release: chained hashes of decode, draw 128,
 #                      anime 256/512 over six atlases against committed values
+#   make bench-ir      callgrind Ir of every golden call next to the existing C library's
+#                      (benches/ir; skipped with a line when valgrind is missing).
+#                      IR_LIB=path/to/lib.so measures another library, IR_JOBS=n runs in parallel.
 
-TEST_TARGETS += test-frames
+IR_LIB  ?= $(LIB_SO)
+IR_JOBS ?= 1
 
-.PHONY: test-frames
+TEST_TARGETS  += test-frames
+BENCH_TARGETS += bench-ir
+
+.PHONY: test-frames bench-ir
 
 test-frames:
 	$(CARGO) test --release --test frames
+
+bench-ir: release
+	$(MAKE) --no-print-directory $(GOLDEN_GEN)
+	JOBS=$(IR_JOBS) benches/ir/ir.sh $(IR_LIB) $(dir $(GOLDEN_GEN))
