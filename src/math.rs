@@ -21,13 +21,77 @@ pub fn rad(a: f64) -> f64 {
 
 /// C `(int)` of a double on x86-64: truncation toward zero; NaN or a value
 /// whose truncation lies outside the `i32` range gives `i32::MIN`.
+///
+/// `trunc(v)` is in range exactly when `-2^31 - 1 < v < 2^31` (both bounds
+/// are doubles), so no rounding call is needed: one compare pair and one
+/// truncating conversion.
 #[inline]
 pub fn trunc_i32(v: f64) -> i32 {
-    let t = v.trunc();
-    if t >= -2147483648.0 && t <= 2147483647.0 {
-        t as i32
+    if v > -2147483649.0 && v < 2147483648.0 {
+        // SAFETY: v is finite and its truncation fits in i32 (checked above).
+        unsafe { v.to_int_unchecked::<i32>() }
     } else {
         i32::MIN
+    }
+}
+
+/// 2^52: every double of at least this magnitude is an integer.
+const TWO_52: f64 = 4503599627370496.0;
+
+/// Truncation of `|x| < 2^52` through a 64-bit integer (exact: such a double
+/// has at most 52 fraction bits). The sign of a zero result is not fixed.
+#[inline(always)]
+fn trunc_small(x: f64) -> f64 {
+    // SAFETY: callers pass |x| < 2^52, which fits in i64.
+    unsafe { x.to_int_unchecked::<i64>() as f64 }
+}
+
+/// C `floor`, exact for every double (±0, NaN and ±∞ included), without a
+/// libm call: on baseline x86-64 (no SSE4.1 `roundsd`) `f64::floor` is an
+/// out-of-line software routine.
+#[inline(always)]
+pub fn floor(x: f64) -> f64 {
+    if x.abs() < TWO_52 {
+        let t = trunc_small(x);
+        let r = if t > x { t - 1.0 } else { t };
+        // floor(x) has the sign of x (it is ≤ −1 for x < 0), which also
+        // gives floor(−0.0) = −0.0.
+        r.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// C `ceil`, exact for every double, without a libm call.
+#[inline(always)]
+pub fn ceil(x: f64) -> f64 {
+    if x.abs() < TWO_52 {
+        let t = trunc_small(x);
+        let r = if t < x { t + 1.0 } else { t };
+        // ceil(x) has the sign of x (≥ 1 for x > 0; ceil(−0.5) = −0.0).
+        r.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// C `round` (half away from zero), exact for every double, without a libm
+/// call. `x - trunc(x)` is exact, so 0.49999999999999994 rounds to 0.
+#[inline(always)]
+pub fn round(x: f64) -> f64 {
+    if x.abs() < TWO_52 {
+        let t = trunc_small(x);
+        let d = x - t;
+        let r = if d >= 0.5 {
+            t + 1.0
+        } else if d <= -0.5 {
+            t - 1.0
+        } else {
+            t
+        };
+        r.copysign(x)
+    } else {
+        x
     }
 }
 
@@ -53,6 +117,20 @@ pub fn fmax(a: f64, b: f64) -> f64 {
     } else {
         b
     }
+}
+
+/// C `fmin(k, x)` for a constant `k` that is not NaN: `x` when `x < k`,
+/// else `k` (a NaN `x` and ties give `k`, as `fmin` does).
+#[inline(always)]
+pub fn fmin_k(k: f64, x: f64) -> f64 {
+    if x < k { x } else { k }
+}
+
+/// C `fmax(k, x)` for a constant `k` that is not NaN: `x` when `x > k`,
+/// else `k` (a NaN `x` and ties give `k`, as `fmax` does).
+#[inline(always)]
+pub fn fmax_k(k: f64, x: f64) -> f64 {
+    if x > k { x } else { k }
 }
 
 /// Pose normalisation (rotsprite-v1.md §3, rotsprite-render.md §0.4).
@@ -172,15 +250,37 @@ pub fn rigid_dual(m: &Mat3x4) -> Option<DualQuat> {
 /// to a linear blend of the two affine results. `weight == 0` or `b == None`
 /// gives exactly `A·P`.
 pub fn blend_point(a: &Mat3x4, b: Option<&Mat3x4>, weight: u8, p: [f64; 3]) -> [f64; 3] {
+    match b {
+        Some(b) if weight != 0 => blend_point_dq(
+            a,
+            rigid_dual(a).as_ref(),
+            Some((b, rigid_dual(b).as_ref())),
+            weight,
+            p,
+        ),
+        _ => mat_apply(a, p),
+    }
+}
+
+/// [`blend_point`] with the rigid decompositions of `a` and `b` already
+/// computed (`da = rigid_dual(a)`, and likewise for `b`), so a renderer can
+/// decompose each part matrix once per frame. Same arithmetic, same result.
+pub fn blend_point_dq(
+    a: &Mat3x4,
+    da: Option<&DualQuat>,
+    b: Option<(&Mat3x4, Option<&DualQuat>)>,
+    weight: u8,
+    p: [f64; 3],
+) -> [f64; 3] {
     let out = mat_apply(a, p);
-    let b = match b {
+    let (b, db) = match b {
         Some(b) if weight != 0 => b,
         _ => return out,
     };
     let w = weight as f64 / 255.0;
-    let (da, db) = match rigid_dual(a).and_then(|da| rigid_dual(b).map(|db| (da, db))) {
-        Some(pair) => pair,
-        None => {
+    let (da, db) = match (da, db) {
+        (Some(da), Some(db)) => (da, db),
+        _ => {
             let bp = mat_apply(b, p);
             return [
                 out[0] * (1.0 - w) + w * bp[0],
@@ -235,6 +335,155 @@ mod tests {
         assert_eq!(trunc_i32(-2147483648.9), i32::MIN);
         assert_eq!(trunc_i32(f64::NAN), i32::MIN);
         assert_eq!(trunc_i32(f64::INFINITY), i32::MIN);
+    }
+
+    /// Doubles that exercise every branch of floor/ceil/round: signed zeros,
+    /// halves, neighbours of integers and of 2^52, huge, subnormal, NaN, ±∞,
+    /// plus pseudo-random bit patterns and values in the renderers' ranges.
+    fn rounding_inputs() -> Vec<f64> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            1.0,
+            -1.0,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370496.0,
+            -4503599627370496.0,
+            4503599627370497.0,
+            9007199254740993.0,
+            1e300,
+            -1e300,
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            2147483647.5,
+            -2147483648.5,
+            255.5,
+            254.49999999999997,
+        ];
+        for base in [
+            0.0f64,
+            1.0,
+            2.0,
+            3.0,
+            4.0,
+            255.0,
+            1023.0,
+            2147483648.0,
+            4503599627370496.0,
+        ] {
+            for sign in [1.0, -1.0] {
+                let b = base * sign;
+                v.extend([
+                    b.next_up(),
+                    b.next_down(),
+                    (b + 0.5).next_up(),
+                    (b + 0.5).next_down(),
+                ]);
+            }
+        }
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            v.push(match i % 4 {
+                0 => f64::from_bits(s),
+                1 => (s >> 11) as f64 / (1u64 << 53) as f64 * 1100.0 - 50.0,
+                2 => ((s >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2e7,
+                _ => ((s >> 40) as f64 - (1u64 << 23) as f64) / 8.0,
+            });
+        }
+        v
+    }
+
+    #[test]
+    fn inline_rounding_equals_libm_bit_for_bit() {
+        for x in rounding_inputs() {
+            for (name, got, want) in [
+                ("floor", floor(x), x.floor()),
+                ("ceil", ceil(x), x.ceil()),
+                ("round", round(x), x.round()),
+            ] {
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                assert!(
+                    same,
+                    "{name}({x:e} = {:#x}): {got:e}, libm {want:e}",
+                    x.to_bits()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn trunc_i32_equals_the_reference_definition() {
+        let reference = |v: f64| {
+            let t = v.trunc();
+            if t >= -2147483648.0 && t <= 2147483647.0 {
+                t as i32
+            } else {
+                i32::MIN
+            }
+        };
+        let edges = [
+            -2147483649.0,
+            (-2147483649.0f64).next_up(),
+            -2147483648.0,
+            2147483647.0,
+            2147483647.9999998,
+            2147483648.0,
+            (2147483648.0f64).next_down(),
+        ];
+        for x in rounding_inputs().into_iter().chain(edges) {
+            assert_eq!(trunc_i32(x), reference(x), "trunc_i32({x:e})");
+        }
+    }
+
+    #[test]
+    fn constant_operand_min_max_equal_fmin_fmax() {
+        let xs = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            3.0,
+            255.0,
+            256.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for k in [0.0, -0.0, 1.0, 3.0, 255.0, 1023.0] {
+            for x in xs {
+                assert_eq!(
+                    fmin_k(k, x).to_bits(),
+                    fmin(k, x).to_bits(),
+                    "fmin({k}, {x})"
+                );
+                assert_eq!(
+                    fmax_k(k, x).to_bits(),
+                    fmax(k, x).to_bits(),
+                    "fmax({k}, {x})"
+                );
+            }
+        }
     }
 
     #[test]

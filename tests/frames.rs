@@ -150,10 +150,10 @@ fn with_holes(mut px: Vec<u8>) -> Vec<u8> {
             s ^= s << 5;
             let a = &mut px[(y * 1024 + x) * 4 + 3];
             if x % 4 == 0 && y % 4 == 0 {
-                if s % 5 == 0 {
+                if s.is_multiple_of(5) {
                     *a = 0;
                 }
-            } else if s % 4 == 0 {
+            } else if s.is_multiple_of(4) {
                 *a = [0, 90, 200, 254][(s >> 8) as usize % 4];
             }
         }
@@ -196,7 +196,7 @@ fn model_pose(i: usize, parts: &[u8]) -> Box<R2DRotModelPose> {
             (f * 13.0 + kf * 5.0) % 70.0 - 35.0,
             (f * 3.0 + kf * 17.0) % 40.0 - 20.0,
         ];
-        let scale = if (id as usize + i) % 5 == 0 {
+        let scale = if (id as usize + i).is_multiple_of(5) {
             [1.2, 0.85, 1.1]
         } else {
             [1.0; 3]
@@ -210,7 +210,7 @@ fn model_pose(i: usize, parts: &[u8]) -> Box<R2DRotModelPose> {
         p.matrix = matrix(deg, scale, t);
         p.defined = CBool::new(!(id as usize + i).is_multiple_of(13));
         p.visible = CBool::new(!(id as usize + 2 * i).is_multiple_of(11));
-        p.one_sided = CBool::new((id as usize + i) % 3 == 0);
+        p.one_sided = CBool::new((id as usize + i).is_multiple_of(3));
         if (id as usize + i) % 9 == 4 {
             p.selector = [1, 2, 3][i % 3];
             p.variant = (i % 5) as u8;

@@ -5,15 +5,17 @@
 
 use std::cell::RefCell;
 
-use super::rig::{Rig, View, facing, selected, xform};
+use super::rig::{Prepared, Rig, View, selected};
 use super::types::R2DRotPoint;
 use super::{Frame, RenderError};
-use crate::math::{colour_loses, trunc_i32};
+use crate::math::{colour_loses, floor, trunc_i32};
 
 /// Side of the pixel raster output.
 pub const DRAW_SIZE: usize = 128;
+/// Pixels of a pixel raster output (128·128).
+const DRAW_PIXELS: usize = DRAW_SIZE * DRAW_SIZE;
 /// Bytes of a pixel raster output (128·128·4).
-pub const DRAW_OUT_BYTES: usize = DRAW_SIZE * DRAW_SIZE * 4;
+pub const DRAW_OUT_BYTES: usize = DRAW_PIXELS * 4;
 
 /// Depth and distance buffers of one 128×128 frame, reusable across frames.
 pub struct DrawScratch {
@@ -73,54 +75,62 @@ pub fn draw_with(
     frame: &Frame<'_>,
     out: &mut [u8],
 ) -> Result<(), RenderError> {
-    let out = out
+    let out: &mut [u8; DRAW_OUT_BYTES] = out
         .get_mut(..DRAW_OUT_BYTES)
+        .and_then(|o| o.try_into().ok())
         .ok_or(RenderError::BufferTooSmall)?;
-    let depth = &mut scratch.depth[..];
-    let distance = &mut scratch.distance[..];
+    let depth: &mut [f32; DRAW_PIXELS] = (&mut scratch.depth[..])
+        .try_into()
+        .map_err(|_| RenderError::BufferTooSmall)?;
+    let distance: &mut [f32; DRAW_PIXELS] = (&mut scratch.distance[..])
+        .try_into()
+        .map_err(|_| RenderError::BufferTooSmall)?;
     depth.fill(-1e9f32);
     distance.fill(1e9f32);
     out.fill(0);
     let view: &View = &frame.view;
     let rig = frame.rig.as_ref();
+    let prep = Prepared::new(view, frame.rig);
     let scale = scale_of(rig);
     for p in points {
-        if p.rgba[3] == 0 || !facing(p, view, rig) || !selected(p, frame.eyes, frame.mouth, rig) {
+        if p.rgba[3] == 0 || !prep.facing.test(p, rig) || !selected(p, frame.eyes, frame.mouth, rig)
+        {
             continue;
         }
-        let [xr, yr, z] = view.rotate(xform(p, rig));
+        let [xr, yr, z] = view.rotate(prep.xform(p));
         let px = xr * scale + 64.0;
         let py = yr * scale + 64.0;
-        let x0 = trunc_i32(px.floor()) as i64;
-        let y0 = trunc_i32(py.floor()) as i64;
-        for dy in 0..2 {
-            for dx in 0..2 {
-                let (tx, ty) = (x0 + dx, y0 + dy);
-                if !(0..DRAW_SIZE as i64).contains(&tx) || !(0..DRAW_SIZE as i64).contains(&ty) {
+        let x0 = trunc_i32(floor(px)) as i64;
+        let y0 = trunc_i32(floor(py)) as i64;
+        for ty in y0..y0 + 2 {
+            if !(0..DRAW_SIZE as i64).contains(&ty) {
+                continue;
+            }
+            let ey = ty as f64 + 0.5 - py;
+            for tx in x0..x0 + 2 {
+                if !(0..DRAW_SIZE as i64).contains(&tx) {
                     continue;
                 }
                 let n = ty as usize * DRAW_SIZE + tx as usize;
                 let ex = tx as f64 + 0.5 - px;
-                let ey = ty as f64 + 0.5 - py;
                 let dd = ex * ex + ey * ey;
                 let d = depth[n] as f64;
                 if z < d - 0.001 {
                     continue;
                 }
-                let px_bytes = &mut out[n * 4..n * 4 + 4];
+                let px_bytes: &mut [u8; 4] = (&mut out[n * 4..n * 4 + 4]).try_into().unwrap();
                 if (z - d).abs() <= 0.001 {
                     let q = distance[n] as f64;
                     if dd > q + 1e-6 {
                         continue;
                     }
-                    let old = [px_bytes[0], px_bytes[1], px_bytes[2], px_bytes[3]];
-                    if (dd - q).abs() <= 1e-6 && colour_loses(p.rgba, old) {
+                    if (dd - q).abs() <= 1e-6 && colour_loses(p.rgba, *px_bytes) {
                         continue;
                     }
                 }
                 distance[n] = dd as f32;
                 depth[n] = z as f32;
-                px_bytes.copy_from_slice(&p.rgba);
+                *px_bytes = p.rgba;
             }
         }
     }

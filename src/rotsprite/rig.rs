@@ -6,7 +6,7 @@
 //! whether one-sided decals are seen from the current view.
 
 use super::types::{R2DRotModelPose, R2DRotPartPose, R2DRotPoint, R2DRotRig};
-use crate::math::{PI, blend_point, fmax, mat_apply, rad};
+use crate::math::{DualQuat, PI, blend_point, blend_point_dq, fmax, mat_apply, rad, rigid_dual};
 
 /// A validated, borrowed rig: what the renderers consult for a frame.
 #[derive(Clone, Copy, Debug)]
@@ -106,53 +106,85 @@ pub fn model_xform(model: &R2DRotModelPose, p: &R2DRotPoint) -> [f64; 3] {
 
 /// `LEGACY_XFORM` (§2.3): the fixed walking rig.
 pub fn legacy_xform(p: &R2DRotPoint, rig: Option<&Rig<'_>>) -> [f64; 3] {
-    let (mut x, mut y, mut z) = (p.x as f64, p.y as f64, p.z as f64);
-    let rig = match rig {
-        Some(r) if r.body => r,
-        _ => return [x, y, z],
+    let terms = rig.filter(|r| r.body).map(LegacyTerms::new);
+    legacy_xform_at(terms.as_ref(), p.part, [p.x, p.y, p.z])
+}
+
+/// The point-independent trigonometry of the legacy body rig (§2.3): every
+/// `sin`/`cos` the transform takes of rig angles. Computed once per frame,
+/// they are the same doubles the per-point formulas produce.
+#[derive(Clone, Copy, Debug)]
+pub struct LegacyTerms {
+    /// cos, sin of `rad(head_yaw)`.
+    head: (f64, f64),
+    /// cos, sin of `swing`, `-swing` and `0` (hip/shoulder angles).
+    swing: [(f64, f64); 3],
+    /// cos, sin of the knee angle, left and right leg.
+    knee: [(f64, f64); 2],
+    /// cos, sin of `rad(arm_left)` and `rad(arm_right)`.
+    arm: [(f64, f64); 2],
+}
+
+impl LegacyTerms {
+    /// Terms of a body rig.
+    pub fn new(rig: &Rig<'_>) -> Self {
+        let cs = |a: f64| (a.cos(), a.sin());
+        let swing = rig.phase.sin() * rig.stride * PI / 180.0;
+        let knee =
+            |off: f64| fmax(0.0, (rig.phase + off).sin()) * rig.stride.abs() * 0.65 * PI / 180.0;
+        LegacyTerms {
+            head: cs(rad(rig.head_yaw)),
+            swing: [cs(swing), cs(-swing), cs(0.0)],
+            knee: [cs(knee(0.0)), cs(knee(PI))],
+            arm: [cs(rad(rig.arm_left)), cs(rad(rig.arm_right))],
+        }
+    }
+}
+
+/// `LEGACY_XFORM` of a part id and float position: `terms` are those of a
+/// body rig, `None` when the rig is NULL or has no body (position unchanged).
+#[inline]
+pub fn legacy_xform_at(terms: Option<&LegacyTerms>, part: u8, pos: [f32; 3]) -> [f64; 3] {
+    let (mut x, mut y, mut z) = (pos[0] as f64, pos[1] as f64, pos[2] as f64);
+    let Some(t) = terms else {
+        return [x, y, z];
     };
-    let part = p.part;
     if is_head(part) {
-        let a = rad(rig.head_yaw);
-        let (c, s) = (a.cos(), a.sin());
+        let (c, s) = t.head;
         let hx = c * x + s * z;
         z = (-s * x + c * z) * 0.8;
         x = hx * 0.8;
         y = y * 0.8 - 22.0;
         return [x, y, z];
     }
-    let swing = rig.phase.sin() * rig.stride * PI / 180.0;
     let left_leg = part == 8 || part == 13;
     let right_leg = part == 12 || part == 14;
-    let (mut angle, mut pivot) = (0.0f64, 0.0f64);
-    if left_leg || right_leg {
-        angle = if left_leg { swing } else { -swing };
-        pivot = 20.0;
+    // Index into `swing`: 0 = swing, 1 = -swing, 2 = angle 0.
+    let (angle, pivot) = if left_leg || right_leg {
+        (if left_leg { 0 } else { 1 }, 20.0)
     } else if part == 7 || part == 11 {
-        angle = if part == 7 { -swing } else { swing };
-        pivot = -10.0;
-    }
+        (if part == 7 { 1 } else { 0 }, -10.0)
+    } else {
+        (2, 0.0f64)
+    };
     if (left_leg || right_leg) && y > 36.0 {
-        let off = if left_leg { 0.0 } else { PI };
-        let knee = fmax(0.0, (rig.phase + off).sin()) * rig.stride.abs() * 0.65 * PI / 180.0;
+        let (ck, sk) = t.knee[if left_leg { 0 } else { 1 }];
         let e = y - 36.0;
-        let (ck, sk) = (knee.cos(), knee.sin());
         y = 36.0 + ck * e - sk * z;
         z = sk * e + ck * z;
     }
     let e = y - pivot;
-    let (ca, sa) = (angle.cos(), angle.sin());
+    let (ca, sa) = t.swing[angle];
     y = pivot + ca * e - sa * z;
     z = sa * e + ca * z;
     if part == 7 || part == 11 {
-        let (a, anchor) = if part == 7 {
-            (rad(rig.arm_left), -9.5)
+        let ((c, s), anchor) = if part == 7 {
+            (t.arm[0], -9.5)
         } else {
-            (rad(rig.arm_right), 9.5)
+            (t.arm[1], 9.5)
         };
         let ex = x - anchor;
         let ey = y + 10.0;
-        let (c, s) = (a.cos(), a.sin());
         x = anchor + c * ex - s * ey;
         y = -10.0 + s * ex + c * ey;
     }
@@ -165,6 +197,87 @@ pub fn xform(p: &R2DRotPoint, rig: Option<&Rig<'_>>) -> [f64; 3] {
     match rig.and_then(|r| r.model) {
         Some(model) => model_xform(model, p),
         None => legacy_xform(p, rig),
+    }
+}
+
+/// What both renderers compute once per frame from the rig and view:
+/// facing terms, legacy rig trigonometry, and the dual quaternions of the
+/// model's parts. [`Self::xform`] equals [`xform`] for every point.
+pub struct Prepared<'a> {
+    /// The frame's rig.
+    pub rig: Option<Rig<'a>>,
+    /// `FACING` terms.
+    pub facing: Facing,
+    /// Legacy body-rig terms (`None` without a body rig or on the model path).
+    pub legacy: Option<LegacyTerms>,
+    /// The model pose and its decompositions (model path).
+    pub model: Option<(&'a R2DRotModelPose, DualCache)>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Terms of a view and rig.
+    pub fn new(view: &View, rig: Option<Rig<'a>>) -> Self {
+        let model = rig.and_then(|r| r.model).map(|m| (m, DualCache::new(m)));
+        let legacy = match rig {
+            Some(r) if r.body && r.model.is_none() => Some(LegacyTerms::new(&r)),
+            _ => None,
+        };
+        Prepared {
+            rig,
+            facing: Facing::new(view, rig.as_ref()),
+            legacy,
+            model,
+        }
+    }
+
+    /// `XFORM` (§2.1) of a point.
+    #[inline]
+    pub fn xform(&self, p: &R2DRotPoint) -> [f64; 3] {
+        match &self.model {
+            Some((m, dq)) => dq.xform_at(m, p.part, p.blend_part, p.blend_weight, [p.x, p.y, p.z]),
+            None => legacy_xform_at(self.legacy.as_ref(), p.part, [p.x, p.y, p.z]),
+        }
+    }
+}
+
+/// The rigid decomposition of every part matrix of a model pose, made once
+/// per frame so blended points do not decompose both matrices per point.
+pub struct DualCache {
+    dq: [Option<DualQuat>; 256],
+}
+
+impl DualCache {
+    /// Decomposes the matrix of every part id (an all-zero matrix, as
+    /// undefined parts usually have, is rejected by the first test).
+    pub fn new(model: &R2DRotModelPose) -> Self {
+        let mut c = DualCache { dq: [None; 256] };
+        for (id, part) in model.parts.iter().enumerate() {
+            c.dq[id] = rigid_dual(&part.matrix);
+        }
+        c
+    }
+
+    /// `MODEL_XFORM` (§1.2) of a part id, blend part/weight and position.
+    #[inline]
+    pub fn xform_at(
+        &self,
+        model: &R2DRotModelPose,
+        part: u8,
+        blend_part: u8,
+        blend_weight: u8,
+        pos: [f32; 3],
+    ) -> [f64; 3] {
+        let a = &model.parts[part as usize].matrix;
+        let pos = [pos[0] as f64, pos[1] as f64, pos[2] as f64];
+        let b = if blend_part != 0 && blend_weight != 0 {
+            let bp = &model.parts[blend_part as usize];
+            bp.defined
+                .get()
+                .then(|| (&bp.matrix, self.dq[blend_part as usize].as_ref()))
+        } else {
+            None
+        };
+        blend_point_dq(a, self.dq[part as usize].as_ref(), b, blend_weight, pos)
     }
 }
 
@@ -253,40 +366,67 @@ fn facing_dot(view: &View, n: [f64; 3]) -> f64 {
 
 /// `FACING` (§3): is the point's surface seen from this view?
 pub fn facing(p: &R2DRotPoint, view: &View, rig: Option<&Rig<'_>>) -> bool {
-    if let Some(model) = rig.and_then(|r| r.model) {
-        let pose = &model.parts[p.part as usize];
-        if !pose.one_sided.get() {
+    Facing::new(view, rig).test(p, rig)
+}
+
+/// `FACING` (§3) for one frame: the view and the trigonometry of the legacy
+/// angle `rad(yaw + head_yaw)`, computed once instead of per point.
+#[derive(Clone, Copy, Debug)]
+pub struct Facing {
+    view: View,
+    /// sin, cos of `rad(yaw + hy)` (legacy path).
+    ang: (f64, f64),
+}
+
+impl Facing {
+    /// Terms for a view and rig.
+    pub fn new(view: &View, rig: Option<&Rig<'_>>) -> Self {
+        let hy = match rig {
+            Some(r) if r.body => r.head_yaw,
+            _ => 0.0,
+        };
+        let ang = rad(view.yaw + hy);
+        Facing {
+            view: *view,
+            ang: (ang.sin(), ang.cos()),
+        }
+    }
+
+    /// Is `p` seen? `rig` is the rig these terms were made for.
+    #[inline]
+    pub fn test(&self, p: &R2DRotPoint, rig: Option<&Rig<'_>>) -> bool {
+        let view = &self.view;
+        if let Some(model) = rig.and_then(|r| r.model) {
+            let pose = &model.parts[p.part as usize];
+            if !pose.one_sided.get() {
+                return true;
+            }
+            let (n, len) = model_normal(pose, p);
+            if len < 1e-8 {
+                return true;
+            }
+            return facing_dot(view, n) / len > 0.02;
+        }
+        if p.part < 16 {
             return true;
         }
-        let (n, len) = model_normal(pose, p);
-        if len < 1e-8 {
-            return true;
+        let mut n = [p.x as f64 / 14.0, p.y as f64 / 19.0, p.z as f64 / 12.0];
+        if p.patch.get() {
+            let (u, v) = patch_tangents(p);
+            let c = [
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ];
+            let len = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+            if len > 1e-8 {
+                n = [c[0] / len, c[1] / len, c[2] / len];
+            }
         }
-        return facing_dot(view, n) / len > 0.02;
+        let (sa, ca) = self.ang;
+        let f = view.cp * (-sa * n[0] + ca * n[2]) + view.sp * n[1];
+        f > 0.02
     }
-    if p.part < 16 {
-        return true;
-    }
-    let hy = match rig {
-        Some(r) if r.body => r.head_yaw,
-        _ => 0.0,
-    };
-    let ang = rad(view.yaw + hy);
-    let mut n = [p.x as f64 / 14.0, p.y as f64 / 19.0, p.z as f64 / 12.0];
-    if p.patch.get() {
-        let (u, v) = patch_tangents(p);
-        let c = [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ];
-        let len = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
-        if len > 1e-8 {
-            n = [c[0] / len, c[1] / len, c[2] / len];
-        }
-    }
-    let f = view.cp * (-ang.sin() * n[0] + ang.cos() * n[2]) + view.sp * n[1];
-    f > 0.02
 }
 
 /// Anime pre-cull of §4 (model path, one-sided non-patch point): `true`
