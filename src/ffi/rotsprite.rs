@@ -5,7 +5,7 @@
 //! caller may free.
 
 use std::ffi::c_int;
-use std::mem::size_of;
+use std::mem::{MaybeUninit, size_of};
 use std::ptr;
 use std::slice;
 
@@ -13,8 +13,8 @@ use super::guard;
 use crate::rotsprite::anime::{self, WorkspaceBufs};
 use crate::rotsprite::atlas::{self, MAX_POINTS};
 use crate::rotsprite::{
-    AtlasImage, Frame, POINT_BYTES, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig,
-    draw, rig, v1,
+    AtlasImage, Frame, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig, draw, rig,
+    v1,
 };
 
 /// Borrows the caller's atlas bytes after the size checks passed.
@@ -26,16 +26,6 @@ unsafe fn image<'a>(atlas: *const u8, w: c_int, h: c_int, stride: c_int) -> Opti
     // SAFETY: caller guarantees `len` readable bytes (c-abi.md §3.3, §3.4).
     let bytes = unsafe { slice::from_raw_parts(atlas, len) };
     AtlasImage::new(bytes, w, h, stride).ok()
-}
-
-/// Writes one point record with all padding bytes zero (c-abi.md §2.2).
-///
-/// # Safety
-/// `dst` points to writable memory for one record.
-unsafe fn write_point(dst: *mut R2DRotPoint, p: &R2DRotPoint) {
-    let bytes = p.to_bytes();
-    // SAFETY: `dst` has room for `POINT_BYTES` bytes.
-    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), POINT_BYTES) };
 }
 
 /// Borrows the caller's rig.
@@ -178,16 +168,14 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
         if block.is_null() {
             return false;
         }
-        let mut i = 0usize;
-        let res = atlas::scan(&img, |p| {
-            if i < MAX_POINTS {
-                // SAFETY: `i` < capacity of the block.
-                unsafe { write_point(block.add(i), &p) };
-                i += 1;
-            }
-        });
-        match res {
+        // SAFETY: the block has room for MAX_POINTS records; uninitialised
+        // memory is valid for MaybeUninit.
+        let slots = unsafe {
+            slice::from_raw_parts_mut(block.cast::<MaybeUninit<R2DRotPoint>>(), MAX_POINTS)
+        };
+        match atlas::decode_into(&img, slots) {
             Ok(count) => {
+                atlas::zero_padding(&mut slots[..count]);
                 // SAFETY: `out` is non-NULL (checked by decode_args).
                 unsafe { set_atlas(out, block, count) };
                 true
@@ -322,34 +310,43 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
         let Some(img) = (unsafe { decode_args(atlas, w, h, stride, out) }) else {
             return false;
         };
-        let mut base: Vec<R2DRotPoint> = Vec::new();
-        if base.try_reserve_exact(MAX_POINTS).is_err() {
-            return false;
-        }
-        if atlas::scan(&img, |p| base.push(p)).is_err() {
-            return false;
-        }
-        let Some(grid) = atlas::cell_grid(&img) else {
+        let Some(grid) = atlas::Grid::new(&img) else {
             return false;
         };
-        let count = base.len();
+        let count = grid.count();
+        if count == 0 {
+            return false;
+        }
         // SAFETY: plain C allocation of exactly `count` records.
         let block = unsafe { libc::malloc(count * size_of::<R2DRotPoint>()) } as *mut R2DRotPoint;
         if block.is_null() {
             return false;
         }
-        let mut i = 0usize;
-        atlas::anime_scan(&img, &base, &grid, |p| {
-            if i < count {
-                // SAFETY: `i` < count, the block's capacity.
-                unsafe { write_point(block.add(i), &p) };
-                i += 1;
-            }
-        });
+        // SAFETY: the block has room for `count` records.
+        let slots =
+            unsafe { slice::from_raw_parts_mut(block.cast::<MaybeUninit<R2DRotPoint>>(), count) };
+        // The plain decode goes straight into the block, then each record is
+        // augmented in place (no intermediate atlas).
+        if grid.decode_into(&img, slots).is_err() {
+            // SAFETY: the block came from malloc above.
+            unsafe { libc::free(block.cast()) };
+            return false;
+        }
+        // SAFETY: decode_into initialised all `count` records (the count of
+        // active cells, which is what it decodes on success).
+        let points = unsafe { slice::from_raw_parts_mut(block, count) };
+        atlas::augment(&img, points, &grid);
+        atlas::zero_padding(slots_of(points));
         // SAFETY: `out` is non-NULL (checked by decode_args).
         unsafe { set_atlas(out, block, count) };
         true
     })
+}
+
+/// The records as `MaybeUninit` (for [`atlas::zero_padding`]).
+fn slots_of(p: &mut [R2DRotPoint]) -> &mut [MaybeUninit<R2DRotPoint>] {
+    // SAFETY: MaybeUninit<T> has the layout of T; initialised memory stays valid.
+    unsafe { slice::from_raw_parts_mut(p.as_mut_ptr().cast(), p.len()) }
 }
 
 #[unsafe(no_mangle)]

@@ -1,0 +1,262 @@
+// re2d — anime decode: cell grid, patches, area colour, corners and material, in place (spec: rotsprite-atlas.md §8).
+
+use super::super::image::AtlasImage;
+use super::super::types::{CBool, R2DRotPoint};
+use std::mem::MaybeUninit;
+
+use super::decode::{active, point};
+use super::texels::Texels;
+use super::{DecodeError, DecodeErrorKind, GRID_H, GRID_W, MAX_POINTS, header_error, maps};
+
+/// The cell grid of §8.1 step 4 and the active cells in scan order.
+pub(crate) struct Grid {
+    /// Point index per cell (`my·256 + mx`), −1 for inactive cells.
+    index: Vec<i32>,
+    /// Active cells in row-major order, as `my·256 + mx`.
+    cells: Vec<u32>,
+}
+
+impl Grid {
+    /// One activity scan of a valid atlas; `None` when the header is
+    /// invalid or memory is short.
+    pub fn new(img: &AtlasImage<'_>) -> Option<Grid> {
+        let t = maps(img)?;
+        let mut index = Vec::new();
+        index.try_reserve_exact(MAX_POINTS).ok()?;
+        index.resize(MAX_POINTS, -1);
+        let mut cells = Vec::new();
+        cells.try_reserve_exact(MAX_POINTS).ok()?;
+        for my in 0..GRID_H {
+            let row = &mut index[my * GRID_W..(my + 1) * GRID_W];
+            for (mx, slot) in row.iter_mut().enumerate() {
+                if active(&t, mx, my) {
+                    *slot = cells.len() as i32;
+                    cells.push((my * GRID_W + mx) as u32);
+                }
+            }
+        }
+        Some(Grid { index, cells })
+    }
+
+    /// Number of active cells (points).
+    pub fn count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The plain decode of the active cells into `slots` (exactly
+    /// [`Self::count`] of them), as [`super::decode`] would make it.
+    pub fn decode_into(
+        &self,
+        img: &AtlasImage<'_>,
+        slots: &mut [MaybeUninit<R2DRotPoint>],
+    ) -> Result<(), DecodeError> {
+        let t = maps(img).ok_or_else(header_error)?;
+        let ext = t.extensions();
+        for (&c, slot) in self.cells.iter().zip(slots.iter_mut()) {
+            let (mx, my) = (c as usize % GRID_W, c as usize / GRID_W);
+            point(&t, ext, mx, my, slot)?;
+        }
+        if self.cells.is_empty() {
+            return Err(DecodeError {
+                kind: DecodeErrorKind::Empty,
+                cell: None,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Cell → point index map of §8.1 step 4 (−1 for inactive cells). `None`
+/// when the header is invalid or the grid cannot be allocated.
+pub fn cell_grid(img: &AtlasImage<'_>) -> Option<Vec<i32>> {
+    Grid::new(img).map(|g| g.index)
+}
+
+/// What §8.2 reads of a neighbouring base point.
+#[derive(Clone, Copy)]
+struct Base {
+    pos: [f32; 3],
+    group: u8,
+    part: u8,
+    blend_part: u8,
+    blend_weight: u8,
+}
+
+impl Base {
+    #[inline(always)]
+    fn of(p: &R2DRotPoint) -> Self {
+        Base {
+            pos: [p.x, p.y, p.z],
+            group: p.group,
+            part: p.part,
+            blend_part: p.blend_part,
+            blend_weight: p.blend_weight,
+        }
+    }
+
+    #[inline(always)]
+    fn close(&self, p: &Base) -> bool {
+        self.group == p.group
+            && (self.pos[0] - p.pos[0]).abs() <= 3.0
+            && (self.pos[1] - p.pos[1]).abs() <= 3.0
+            && (self.pos[2] - p.pos[2]).abs() <= 3.0
+    }
+}
+
+/// Anime decode (§8.2) in place: `points` holds the plain decode of `img`
+/// and `grid` its cell grid; every record becomes its augmented form.
+/// The fields a record's neighbours read (position, group, part, blend) are
+/// never changed, so the order of the updates does not matter.
+pub(crate) fn augment(img: &AtlasImage<'_>, points: &mut [R2DRotPoint], grid: &Grid) {
+    augment_cells(img, points, &grid.index, &grid.cells);
+}
+
+fn augment_cells(img: &AtlasImage<'_>, points: &mut [R2DRotPoint], index: &[i32], cells: &[u32]) {
+    let Some(t) = maps(img) else { return };
+    let index = &index[..MAX_POINTS];
+    for &c in cells {
+        let g = c as usize;
+        let (mx, my) = (g % GRID_W, g / GRID_W);
+        let idx = index[g];
+        let right = if mx < GRID_W - 1 { index[g + 1] } else { -1 };
+        let down = if my < GRID_H - 1 {
+            index[g + GRID_W]
+        } else {
+            -1
+        };
+        let diag = if mx < GRID_W - 1 && my < GRID_H - 1 {
+            index[g + GRID_W + 1]
+        } else {
+            -1
+        };
+        let at = |i: i32| (i >= 0).then(|| Base::of(&points[i as usize]));
+        let p = Base::of(&points[idx as usize]);
+        let (r, d, b) = (at(right), at(down), at(diag));
+        let corners = match (r, d, b) {
+            (Some(r), Some(d), Some(b)) if r.close(&p) && d.close(&p) && b.close(&p) => {
+                Some([p, r, d, b])
+            }
+            _ => None,
+        };
+        cell(&t, mx, my, p, r, corners, &mut points[idx as usize]);
+    }
+}
+
+/// The updates of one record (§8.2): `p` is its base, `r` the right
+/// neighbour's, `corners` the four corner bases when the cell is continuous.
+/// Not inlined, for the reason given at `decode::point`.
+#[inline(never)]
+fn cell(
+    t: &Texels<'_>,
+    mx: usize,
+    my: usize,
+    p: Base,
+    r: Option<Base>,
+    corners: Option<[Base; 4]>,
+    q: &mut R2DRotPoint,
+) {
+    let k = t.k;
+    if let Some([_, r, d, b]) = corners {
+        let (r, d, b, pp) = (r.pos, d.pos, b.pos, p.pos);
+        q.patch = CBool::new(true);
+        for i in 0..3 {
+            q.du[i] = r[i] - pp[i];
+            q.dv[i] = d[i] - pp[i];
+            q.duv[i] = ((b[i] - r[i]) - d[i]) + pp[i];
+        }
+    }
+    // Area-averaged colour over the block's top-left 2k×2k pixels.
+    let (mut sum, mut count) = ([0u32; 3], 0u32);
+    let mut add = |c: [u8; 4]| {
+        if c[3] == 255 {
+            for j in 0..3 {
+                sum[j] += c[j] as u32;
+            }
+            count += 1;
+        }
+    };
+    // SAFETY (both branches): col = 4k·mx + xx < 4k·256 = w and
+    // row = 4k·my + yy < 768k < h − 1 for xx, yy < 2k.
+    if k == 1 {
+        // The same four pixels in the same order.
+        let (a, b) = unsafe { (t.run::<2>(4 * mx, 4 * my), t.run::<2>(4 * mx, 4 * my + 1)) };
+        a.into_iter().chain(b).for_each(&mut add);
+    } else {
+        for yy in 0..2 * k {
+            for xx in 0..2 * k {
+                add(unsafe { t.pixel(4 * k * mx + xx, 4 * k * my + yy) });
+            }
+        }
+    }
+    if count > 0 {
+        for j in 0..3 {
+            q.rgba[j] = ((sum[j] + count / 2) / count) as u8;
+        }
+    }
+    if corners.is_none()
+        && p.part >= 32
+        && let Some(r) = r
+        && r.part == p.part
+        && (r.pos[0] - p.pos[0]).abs() < 3.0
+        && (r.pos[1] - p.pos[1]).abs() < 1.0
+        && (r.pos[2] - p.pos[2]).abs() < 3.0
+    {
+        q.patch = CBool::new(true);
+        q.du = [
+            r.pos[0] - p.pos[0],
+            r.pos[1] - p.pos[1],
+            r.pos[2] - p.pos[2],
+        ];
+        q.dv[1] = 0.24f32;
+    }
+    if let Some(corners) = corners {
+        q.textured = CBool::new(true);
+        for (c, t) in corners.iter().enumerate() {
+            q.corner_parts[c] = t.part;
+            q.corner_blend_parts[c] = t.blend_part;
+            q.corner_blend_weights[c] = t.blend_weight;
+        }
+        for ty in 0..5 {
+            // SAFETY: x = 4·mx + 4 ≤ 1024, y = 4·my + ty ≤ 768.
+            let row = unsafe { t.run::<5>(4 * mx, 4 * my + ty) };
+            q.material[ty * 20..ty * 20 + 20].copy_from_slice(row.as_flattened());
+        }
+    }
+    for j in 0..4 {
+        // SAFETY: x ≤ 4·255 + 4 = 1024, y ≤ 4·191 + 4 = 768.
+        let c = unsafe { t.texel(4 * mx + 4 * (j % 2), 4 * my + 4 * (j / 2)) };
+        q.colors[j] = if c[3] == 255 { c } else { q.rgba };
+    }
+}
+
+/// Anime decode (§8.2): given the plain decode `base` of `img` and its
+/// [`cell_grid`], hands one augmented record per base point to `sink`, in
+/// the same order.
+pub fn anime_scan(
+    img: &AtlasImage<'_>,
+    base: &[R2DRotPoint],
+    grid: &[i32],
+    mut sink: impl FnMut(R2DRotPoint),
+) {
+    if maps(img).is_none() {
+        return;
+    }
+    let mut points = base.to_vec();
+    let cells: Vec<u32> = (0..MAX_POINTS as u32)
+        .filter(|&g| grid.get(g as usize).is_some_and(|&i| i >= 0))
+        .collect();
+    augment_cells(img, &mut points, grid, &cells);
+    points.into_iter().for_each(&mut sink);
+}
+
+/// Decodes an atlas for the smooth renderer (Rust API of
+/// `r2d_rotsprite_v2_decode_anime`).
+pub fn decode_anime(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeError> {
+    let grid = Grid::new(img).ok_or_else(header_error)?;
+    let mut points = Vec::with_capacity(grid.count());
+    grid.decode_into(img, points.spare_capacity_mut())?;
+    // SAFETY: decode_into initialised all `count` slots.
+    unsafe { points.set_len(grid.count()) };
+    augment(img, &mut points, &grid);
+    Ok(points)
+}

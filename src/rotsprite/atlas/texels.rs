@@ -1,0 +1,120 @@
+// re2d — the reading rule of a validated v2 atlas: texel (x, y) is pixel (k·x, k·y) (spec: rotsprite-atlas.md §2).
+//
+//! Every read of the decoders lies in a region the size rules already
+//! guarantee to be inside the image, so one check when the reader is made
+//! replaces a bounds check per read (the decoders read about 30 texels per
+//! point).
+
+use super::super::image::AtlasImage;
+use super::Extensions;
+
+/// Reader of a `1024·k`-square atlas with a valid size and stride.
+#[derive(Clone, Copy)]
+pub(super) struct Texels<'a> {
+    data: &'a [u8],
+    stride: usize,
+    /// Pixels per working texel (1..=4).
+    pub k: usize,
+}
+
+impl<'a> Texels<'a> {
+    /// A reader when `w == h == 1024·k` (k = 1..=4) and `stride ≥ 4w`;
+    /// `AtlasImage` guarantees `(h-1)·stride + 4w` bytes.
+    pub fn new(img: &AtlasImage<'a>) -> Option<Self> {
+        let w = usize::try_from(img.w).ok()?;
+        let k = w / 1024;
+        let ok = img.w == img.h
+            && w % 1024 == 0
+            && (1..=4).contains(&k)
+            && img.stride >= 4 * w
+            && img.bytes().len() >= (w - 1) * img.stride + 4 * w;
+        ok.then_some(Texels {
+            data: img.bytes(),
+            stride: img.stride,
+            k,
+        })
+    }
+
+    /// The 4 bytes at byte offset `off`.
+    ///
+    /// # Safety
+    /// `off + 4 <= self.data.len()`.
+    #[inline(always)]
+    unsafe fn at(&self, off: usize) -> [u8; 4] {
+        debug_assert!(off + 4 <= self.data.len());
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            self.data
+                .as_ptr()
+                .add(off)
+                .cast::<[u8; 4]>()
+                .read_unaligned()
+        }
+    }
+
+    /// Working texel (x, y): the pixel (k·x, k·y). The decoders read
+    /// texels with `x ≤ 1024` (x = 1024 is the anime decoder's edge read,
+    /// which lands in the row's padding or the next row) and `y ≤ 960`.
+    ///
+    /// # Safety
+    /// `x ≤ 1024` and `y ≤ 1022`: then k·y ≤ h − 2 and k·x ≤ w, an offset
+    /// of at most (h−2)·stride + 4w, and the image holds (h−1)·stride + 4w
+    /// ≥ that + 4 bytes (stride ≥ 4w ≥ 4).
+    #[inline(always)]
+    pub unsafe fn texel(&self, x: usize, y: usize) -> [u8; 4] {
+        debug_assert!(x <= 1024 && y <= 1022);
+        // SAFETY: see above.
+        unsafe { self.at(self.k * (y * self.stride + 4 * x)) }
+    }
+
+    /// Texels (x, y) … (x + N − 1, y) of one row.
+    ///
+    /// # Safety
+    /// As [`Self::texel`] for each of them: `x + N − 1 ≤ 1024`, `y ≤ 1022`.
+    #[inline(always)]
+    pub unsafe fn run<const N: usize>(&self, x: usize, y: usize) -> [[u8; 4]; N] {
+        debug_assert!(x + N - 1 <= 1024 && y <= 1022);
+        if self.k == 1 {
+            let off = y * self.stride + 4 * x;
+            debug_assert!(off + 4 * N <= self.data.len());
+            // SAFETY: with k = 1 the texels are the N consecutive pixels at
+            // `off`, each inside the image by the texel rule.
+            unsafe {
+                self.data
+                    .as_ptr()
+                    .add(off)
+                    .cast::<[[u8; 4]; N]>()
+                    .read_unaligned()
+            }
+        } else {
+            // SAFETY: forwarded.
+            std::array::from_fn(|i| unsafe { self.texel(x + i, y) })
+        }
+    }
+
+    /// Physical pixel (col, row).
+    ///
+    /// # Safety
+    /// `col < w` and `row < h − 1` (the offset + 4 is then within
+    /// (h−2)·stride + 4w).
+    #[inline(always)]
+    pub unsafe fn pixel(&self, col: usize, row: usize) -> [u8; 4] {
+        debug_assert!(col < 1024 * self.k && row < 1024 * self.k - 1);
+        // SAFETY: see above.
+        unsafe { self.at(row * self.stride + 4 * col) }
+    }
+
+    /// Header texel `i` (0..=4) of §5: pixel (k·i, h·15/16).
+    pub fn header(&self, i: usize) -> [u8; 4] {
+        assert!(i <= 4);
+        // SAFETY: x = i ≤ 4, y = 960.
+        unsafe { self.texel(i, 960) }
+    }
+
+    /// The SUB/BLD extensions (§5.2).
+    pub fn extensions(&self) -> Extensions {
+        let sub = self.header(3) == [83, 85, 66, 255];
+        let bld = sub && self.header(4) == [66, 76, 68, 255];
+        Extensions { sub, bld }
+    }
+}
