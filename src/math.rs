@@ -119,6 +119,35 @@ pub fn fmax(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `trunc_i32(floor(v))` in one step: `floor(v)` fits in `i32` exactly when
+/// `-2^31 <= v < 2^31`; there the truncation is corrected by one for
+/// negative non-integers.
+#[inline(always)]
+pub fn floor_i32(v: f64) -> i32 {
+    if v >= -2147483648.0 && v < 2147483648.0 {
+        // SAFETY: v is finite and its truncation fits in i32 (checked above).
+        let t = unsafe { v.to_int_unchecked::<i32>() };
+        // t > v only when v < 0 is not an integer; then t > -2^31.
+        if t as f64 > v { t - 1 } else { t }
+    } else {
+        i32::MIN
+    }
+}
+
+/// `trunc_i32(ceil(v))` in one step: `ceil(v)` fits in `i32` exactly when
+/// `-2^31 - 1 < v <= 2^31 - 1`.
+#[inline(always)]
+pub fn ceil_i32(v: f64) -> i32 {
+    if v > -2147483649.0 && v <= 2147483647.0 {
+        // SAFETY: v is finite and its truncation fits in i32 (checked above).
+        let t = unsafe { v.to_int_unchecked::<i32>() };
+        // t < v only when v > 0 is not an integer; then t < 2^31 - 1.
+        if (t as f64) < v { t + 1 } else { t }
+    } else {
+        i32::MIN
+    }
+}
+
 /// C `fmin(k, x)` for a constant `k` that is not NaN: `x` when `x < k`,
 /// else `k` (a NaN `x` and ties give `k`, as `fmin` does).
 #[inline(always)]
@@ -428,6 +457,26 @@ mod tests {
                     x.to_bits()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn fused_floor_ceil_conversions_equal_the_composition() {
+        let edges = [
+            -2147483649.0,
+            (-2147483649.0f64).next_up(),
+            (-2147483648.0f64).next_down(),
+            -2147483648.0,
+            -2147483647.5,
+            2147483646.5,
+            2147483647.0,
+            (2147483647.0f64).next_up(),
+            (2147483648.0f64).next_down(),
+            2147483648.0,
+        ];
+        for x in rounding_inputs().into_iter().chain(edges) {
+            assert_eq!(floor_i32(x), trunc_i32(floor(x)), "floor_i32({x:e})");
+            assert_eq!(ceil_i32(x), trunc_i32(ceil(x)), "ceil_i32({x:e})");
         }
     }
 

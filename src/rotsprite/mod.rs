@@ -5,10 +5,11 @@
 //! | `types.rs` | C-layout records shared with the C ABI | c-abi.md §2 |
 //! | `image.rs` | borrowed RGBA8 input with a stride | c-abi.md §7 rule 8 |
 //! | `v1.rs` | v1 layout, pose normalisation, 64 px head raster | rotsprite-v1.md |
-//! | `atlas.rs` | v2 header check, point decode, anime decode | rotsprite-atlas.md |
+//! | `atlas/` | v2 header check, point decode, anime decode | rotsprite-atlas.md |
 //! | `rig.rs` | model/legacy transforms, facing, selection, joint | rotsprite-render.md §1–5 |
 //! | `draw.rs` | 128 px pixel raster | rotsprite-render.md §6 |
-//! | `anime.rs` | 256/512 px smooth synthesis, quad fill, workspace | rotsprite-render.md §7–9 |
+//! | `anime/` | 256/512 px smooth synthesis, quad fill, workspace, row bands | rotsprite-render.md §7–9 |
+//! | `fill.rs` | buffer clears and copies with vector stores | — |
 //!
 //! A typical Rust caller:
 //! ```no_run
@@ -25,6 +26,7 @@
 pub mod anime;
 pub mod atlas;
 pub mod draw;
+mod fill;
 mod image;
 pub mod rig;
 pub mod synth;

@@ -200,7 +200,7 @@ pub fn xform(p: &R2DRotPoint, rig: Option<&Rig<'_>>) -> [f64; 3] {
     }
 }
 
-/// What both renderers compute once per frame from the rig and view:
+/// What the pixel raster computes once per frame from the rig and view:
 /// facing terms, legacy rig trigonometry, and the dual quaternions of the
 /// model's parts. [`Self::xform`] equals [`xform`] for every point.
 pub struct Prepared<'a> {
@@ -211,13 +211,17 @@ pub struct Prepared<'a> {
     /// Legacy body-rig terms (`None` without a body rig or on the model path).
     pub legacy: Option<LegacyTerms>,
     /// The model pose and its decompositions (model path).
-    pub model: Option<(&'a R2DRotModelPose, DualCache)>,
+    pub model: Option<(&'a R2DRotModelPose, &'a DualCache)>,
 }
 
 impl<'a> Prepared<'a> {
-    /// Terms of a view and rig.
-    pub fn new(view: &View, rig: Option<Rig<'a>>) -> Self {
-        let model = rig.and_then(|r| r.model).map(|m| (m, DualCache::new(m)));
+    /// Terms of a view and rig; `duals` is (re)filled when the rig has a
+    /// model (it is scratch memory, reused from frame to frame).
+    pub fn new(view: &View, rig: Option<Rig<'a>>, duals: &'a mut DualCache) -> Self {
+        let model = rig.and_then(|r| r.model).map(|m| {
+            duals.fill(m);
+            (m, &*duals)
+        });
         let legacy = match rig {
             Some(r) if r.body && r.model.is_none() => Some(LegacyTerms::new(&r)),
             _ => None,
@@ -233,7 +237,7 @@ impl<'a> Prepared<'a> {
     /// `XFORM` (§2.1) of a point.
     #[inline]
     pub fn xform(&self, p: &R2DRotPoint) -> [f64; 3] {
-        match &self.model {
+        match self.model {
             Some((m, dq)) => dq.xform_at(m, p.part, p.blend_part, p.blend_weight, [p.x, p.y, p.z]),
             None => legacy_xform_at(self.legacy.as_ref(), p.part, [p.x, p.y, p.z]),
         }
@@ -242,19 +246,28 @@ impl<'a> Prepared<'a> {
 
 /// The rigid decomposition of every part matrix of a model pose, made once
 /// per frame so blended points do not decompose both matrices per point.
+/// 18 KB: renderers keep one in reusable scratch memory and refill it.
 pub struct DualCache {
-    dq: [Option<DualQuat>; 256],
+    dq: Box<[Option<DualQuat>; 256]>,
+}
+
+impl Default for DualCache {
+    fn default() -> Self {
+        // Made on the heap element by element (no 18 KB stack copy).
+        let dq = vec![None; 256].into_boxed_slice().try_into();
+        DualCache {
+            dq: dq.unwrap_or_else(|_| unreachable!("256 entries")),
+        }
+    }
 }
 
 impl DualCache {
-    /// Decomposes the matrix of every part id (an all-zero matrix, as
-    /// undefined parts usually have, is rejected by the first test).
-    pub fn new(model: &R2DRotModelPose) -> Self {
-        let mut c = DualCache { dq: [None; 256] };
-        for (id, part) in model.parts.iter().enumerate() {
-            c.dq[id] = rigid_dual(&part.matrix);
+    /// Decomposes the matrix of every part id of `model` (an all-zero
+    /// matrix, as undefined parts usually have, fails the first test).
+    pub fn fill(&mut self, model: &R2DRotModelPose) {
+        for (dq, part) in self.dq.iter_mut().zip(&model.parts) {
+            *dq = rigid_dual(&part.matrix);
         }
-        c
     }
 
     /// `MODEL_XFORM` (§1.2) of a part id, blend part/weight and position.
@@ -269,6 +282,10 @@ impl DualCache {
     ) -> [f64; 3] {
         let a = &model.parts[part as usize].matrix;
         let pos = [pos[0] as f64, pos[1] as f64, pos[2] as f64];
+        if blend_part == 0 || blend_weight == 0 {
+            // What blend_point_dq returns without a blend part.
+            return mat_apply(a, pos);
+        }
         let b = if blend_part != 0 && blend_weight != 0 {
             let bp = &model.parts[blend_part as usize];
             bp.defined
@@ -393,7 +410,7 @@ impl Facing {
     }
 
     /// Is `p` seen? `rig` is the rig these terms were made for.
-    #[inline]
+    #[inline(always)]
     pub fn test(&self, p: &R2DRotPoint, rig: Option<&Rig<'_>>) -> bool {
         let view = &self.view;
         if let Some(model) = rig.and_then(|r| r.model) {
@@ -468,6 +485,40 @@ pub fn selected(p: &R2DRotPoint, eyes: i32, mouth: i32, rig: Option<&Rig<'_>>) -
         return false;
     }
     is_head(p.part) || rig.is_some_and(|r| r.body)
+}
+
+/// Per-frame facts about each part id that both renderers test per point:
+/// bit [`Parts::SELECTED`] is [`selected`] (which depends only on the part
+/// id, the expression and the rig), bit [`Parts::ONE_SIDED`] says the part
+/// needs a facing test at all (model: `one_sided`; legacy: id ≥ 16).
+pub struct Parts([u8; 256]);
+
+impl Parts {
+    /// The point's part is drawn with this expression and rig.
+    pub const SELECTED: u8 = 1;
+    /// The point's part is one-sided (facing may cull it).
+    pub const ONE_SIDED: u8 = 2;
+
+    /// The table for an expression and rig.
+    pub fn new(eyes: i32, mouth: i32, rig: Option<&Rig<'_>>) -> Self {
+        let mut t = [0u8; 256];
+        let mut p = R2DRotPoint::ZERO;
+        for (id, f) in t.iter_mut().enumerate() {
+            p.part = id as u8;
+            let one_sided = match rig.and_then(|r| r.model) {
+                Some(m) => m.parts[id].one_sided.get(),
+                None => id >= 16,
+            };
+            *f = selected(&p, eyes, mouth, rig) as u8 | (one_sided as u8) << 1;
+        }
+        Parts(t)
+    }
+
+    /// The bits of a part id.
+    #[inline(always)]
+    pub fn of(&self, part: u8) -> u8 {
+        self.0[part as usize]
+    }
 }
 
 /// `r2d_rotsprite_v2_joint` (§5): projects a rig-space point into the

@@ -24,7 +24,7 @@
 
 use std::thread;
 
-use super::project::{Item, Projector};
+use super::project::{Item, Projector, Tables};
 use super::resolve::{self, Samples};
 use super::{Band, Frame, RenderError, WorkspaceBufs, draw_item, restore};
 use crate::rotsprite::R2DRotPoint;
@@ -36,6 +36,8 @@ pub const MAX_THREADS: usize = 64;
 /// Reusable memory of multi-threaded frames.
 #[derive(Default)]
 pub struct Scratch {
+    /// Projection tables of the frame.
+    pub(super) tables: Tables,
     items: Vec<Item>,
     /// Per chunk: fill-work difference array over supersample rows (N + 1).
     work: Vec<i64>,
@@ -91,7 +93,7 @@ pub(super) fn render(
     // At least two output rows per band.
     let threads = threads.clamp(1, MAX_THREADS).min(size / 2);
     scratch.reserve(points.len(), threads, n)?;
-    let proj = Projector::new(frame, size);
+    let proj = Projector::new(frame, size, &mut scratch.tables);
     let level = Level::get();
 
     // Phase 1: project equal chunks of points.

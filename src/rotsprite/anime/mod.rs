@@ -30,6 +30,7 @@ pub use lanes::Level as SimdLevel;
 
 use std::cell::RefCell;
 
+use super::fill::{fill_f32, zero_bytes};
 use super::rig::Rig;
 use super::types::R2DRotPoint;
 use super::{Frame, RenderError};
@@ -159,7 +160,7 @@ impl AnimeWorkspace {
             out,
             bufs,
             self.threads,
-            Some(&mut self.scratch),
+            &mut self.scratch,
         )
     }
 }
@@ -202,9 +203,9 @@ fn restore(band: &mut Band<'_>, previous: [i32; 4]) {
     let (x0, x1) = (bx0 as usize, bx1.max(bx0) as usize);
     for y in by0.max(band.r0)..by1.min(band.r1) {
         let row = (y - band.r0) as usize * band.n;
-        band.depth[row + x0..row + x1].fill(-1e9f32);
-        band.distance[row + x0..row + x1].fill(1e9f32);
-        band.rgba[(row + x0) * 4..(row + x1) * 4].fill(0);
+        fill_f32(&mut band.depth[row + x0..row + x1], -1e9f32);
+        fill_f32(&mut band.distance[row + x0..row + x1], 1e9f32);
+        zero_bytes(&mut band.rgba[(row + x0) * 4..(row + x1) * 4]);
     }
 }
 
@@ -212,13 +213,13 @@ fn restore(band: &mut Band<'_>, previous: [i32; 4]) {
 #[inline]
 fn draw_item(band: &mut Band<'_>, item: &Item, points: &[R2DRotPoint], level: lanes::Level) {
     match item {
-        Item::Quad(q) => quad::fill(band, q, &points[q.point as usize].material, level),
+        Item::Quad(q) => quad::fill(band, q, &points[q.point as usize], level),
         Item::Splat(s) => splat::splat(band, s),
     }
 }
 
 thread_local! {
-    /// Scratch of multi-threaded frames rendered through [`render_threads`].
+    /// Scratch of frames rendered through [`render`] and [`render_threads`].
     static SCRATCH: RefCell<bands::Scratch> = RefCell::new(bands::Scratch::default());
 }
 
@@ -233,11 +234,12 @@ pub fn render(
     out: &mut [u8],
     ws: WorkspaceBufs<'_>,
 ) -> Result<(), RenderError> {
-    render_with(points, frame, size, out, ws, 1, None)
+    render_threads(points, frame, size, out, ws, 1)
 }
 
-/// [`render`] on up to `threads` threads (row bands, same bytes). The item
-/// list of a multi-threaded frame is kept per calling thread and reused.
+/// [`render`] on up to `threads` threads (row bands, same bytes). The
+/// scratch memory of a frame (projection tables, item list) is kept per
+/// calling thread and reused.
 pub fn render_threads(
     points: &[R2DRotPoint],
     frame: &Frame<'_>,
@@ -246,12 +248,18 @@ pub fn render_threads(
     ws: WorkspaceBufs<'_>,
     threads: usize,
 ) -> Result<(), RenderError> {
-    if threads <= 1 {
-        return render(points, frame, size, out, ws);
-    }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => render_with(points, frame, size, out, ws, threads, Some(&mut scratch)),
-        Err(_) => render(points, frame, size, out, ws),
+        Ok(mut scratch) => render_with(points, frame, size, out, ws, threads, &mut scratch),
+        // Only reachable by re-entering from inside a render: use fresh scratch.
+        Err(_) => render_with(
+            points,
+            frame,
+            size,
+            out,
+            ws,
+            threads,
+            &mut Default::default(),
+        ),
     })
 }
 
@@ -262,7 +270,7 @@ fn render_with(
     out: &mut [u8],
     ws: WorkspaceBufs<'_>,
     threads: usize,
-    scratch: Option<&mut bands::Scratch>,
+    scratch: &mut bands::Scratch,
 ) -> Result<(), RenderError> {
     check_size(size, out)?;
     let n = 2 * size;
@@ -289,7 +297,7 @@ fn render_with(
         _ => 2.0,
     };
     let depth_scale = s / 128.0;
-    if let Some(scratch) = scratch.filter(|_| threads > 1) {
+    if threads > 1 {
         return bands::render(points, frame, size, out, ws, threads, scratch, depth_scale);
     }
     let mut band = Band {
@@ -301,7 +309,7 @@ fn render_with(
         n,
     };
     restore(&mut band, *ws.bounds);
-    let proj = Projector::new(frame, size);
+    let proj = Projector::new(frame, size, &mut scratch.tables);
     let level = lanes::Level::get();
     let mut bounds = [n as i32, n as i32, 0, 0];
     for (i, p) in points.iter().enumerate() {

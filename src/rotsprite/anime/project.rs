@@ -11,26 +11,26 @@ use super::super::rig::{
     DualCache, Facing, LegacyTerms, Rig, View, anime_precull, legacy_xform_at, selected,
 };
 use super::super::types::{R2DRotModelPose, R2DRotPoint};
-use crate::math::{ceil, floor, fmax, fmax_k, fmin, fmin_k, trunc_i32};
+use crate::math::{ceil, ceil_i32, floor, floor_i32, fmax, fmax_k, fmin, fmin_k, trunc_i32};
 
-/// A patch point's bilinear quad, ready for `QUAD_FILL` (§7).
+/// A patch point's bilinear quad, ready for `QUAD_FILL` (§7). Kept small
+/// (112 bytes): the corner colours and the material footprint are read from
+/// the point at fill time.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Quad {
     /// Supersample positions (x, y, depth) of corners (u,v) = (0,0), (1,0), (0,1), (1,1).
     pub v: [[f64; 3]; 4],
-    /// Corner colours.
-    pub colors: [[u8; 4]; 4],
-    /// Index of the point (its material footprint is read at fill time).
+    /// Index of the point.
     pub point: u32,
+    /// Clamped box, inclusive: x0..=x1, y0..=y1 (all < N ≤ 1024).
+    pub x0: u16,
+    pub x1: u16,
+    pub y0: u16,
+    pub y1: u16,
     /// Back-face test of §7 step 4.3.5.
     pub one_sided: bool,
     /// Colour from the material footprint rather than the corners.
     pub textured: bool,
-    /// Clamped box, inclusive: x0..=x1, y0..=y1 (all ≥ 0, < N).
-    pub x0: i32,
-    pub x1: i32,
-    pub y0: i32,
-    pub y1: i32,
 }
 
 /// An isolated point's disc (§8.4 steps 7–9).
@@ -41,11 +41,11 @@ pub(super) struct Splat {
     /// `radius*radius`.
     pub r2: f64,
     pub rgba: [u8; 4],
-    /// Clamped box, half-open: bx0..bx1, by0..by1 (non-empty).
-    pub bx0: i32,
-    pub bx1: i32,
-    pub by0: i32,
-    pub by1: i32,
+    /// Clamped box, half-open: bx0..bx1, by0..by1 (non-empty, ≤ N ≤ 1024).
+    pub bx0: u16,
+    pub bx1: u16,
+    pub by0: u16,
+    pub by1: u16,
 }
 
 /// What one point draws.
@@ -60,8 +60,8 @@ impl Item {
     #[inline]
     pub fn rows(&self) -> (i32, i32) {
         match self {
-            Item::Quad(q) => (q.y0, q.y1 + 1),
-            Item::Splat(s) => (s.by0, s.by1),
+            Item::Quad(q) => (q.y0 as i32, q.y1 as i32 + 1),
+            Item::Splat(s) => (s.by0 as i32, s.by1 as i32),
         }
     }
 
@@ -69,8 +69,27 @@ impl Item {
     #[inline]
     pub fn width(&self) -> u32 {
         match self {
-            Item::Quad(q) => (q.x1 - q.x0 + 1) as u32,
+            Item::Quad(q) => (q.x1 - q.x0) as u32 + 1,
             Item::Splat(s) => (s.bx1 - s.bx0) as u32,
+        }
+    }
+}
+
+/// The per-frame tables of the projection: premultiplied part matrices
+/// (§8.3) and the parts' dual quaternions (for blended points). 42 KB,
+/// kept in reusable scratch memory and refilled in place every frame.
+pub(super) struct Tables {
+    pm: Box<[[f64; 12]; 256]>,
+    duals: DualCache,
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        // Made on the heap element by element (no large stack copy).
+        let pm = vec![[0.0; 12]; 256].into_boxed_slice().try_into();
+        Tables {
+            pm: pm.unwrap_or_else(|_| unreachable!("256 entries")),
+            duals: DualCache::default(),
         }
     }
 }
@@ -84,23 +103,24 @@ pub(super) struct Projector<'a> {
     model: Option<&'a R2DRotModelPose>,
     facing: Facing,
     legacy: Option<LegacyTerms>,
-    duals: Option<DualCache>,
     size: f64,
     n: i32,
     density: f64,
     /// `(scale*4)*density` (model) or `(4 or 8)*density` (legacy).
     k: f64,
-    /// Premultiplied per-part matrices (model path).
-    pm: [[f64; 12]; 256],
+    /// Premultiplied per-part matrices (model path; only the entries of
+    /// defined and visible parts are filled and read) and dual quaternions.
+    tables: &'a Tables,
 }
 
 impl<'a> Projector<'a> {
-    pub fn new(frame: &Frame<'a>, size: usize) -> Self {
+    /// The projector of a frame; `tables` is scratch memory it refills.
+    pub fn new(frame: &Frame<'a>, size: usize, tables: &'a mut Tables) -> Self {
         let density = size as f64 / 256.0;
         let view = frame.view;
         let rig = frame.rig;
         let model = rig.and_then(|r| r.model);
-        let mut pm = [[0.0f64; 12]; 256];
+        let pm = &mut *tables.pm;
         let k = match model {
             Some(m) => {
                 let k = m.scale * 4.0 * density;
@@ -139,19 +159,23 @@ impl<'a> Projector<'a> {
             model,
             facing: Facing::new(&view, rig.as_ref()),
             legacy,
-            duals: model.map(DualCache::new),
             size: size as f64,
             n: 2 * size as i32,
             density,
             k,
-            pm,
+            tables: {
+                if let Some(m) = model {
+                    tables.duals.fill(m);
+                }
+                tables
+            },
         }
     }
 
     /// Model path, cached recipe (blend weight 0).
     #[inline]
     fn cached(&self, id: u8, [x, y, z]: [f32; 3]) -> [f64; 3] {
-        let m = &self.pm[id as usize];
+        let m = &self.tables.pm[id as usize];
         let (x, y, z) = (x as f64, y as f64, z as f64);
         let v0 = m[0] * x + m[1] * y + m[2] * z + m[3];
         let v1 = m[4] * x + m[5] * y + m[6] * z + m[7];
@@ -175,12 +199,16 @@ impl<'a> Projector<'a> {
     /// weight (model path) and float position.
     #[inline]
     fn point(&self, part: u8, blend_part: u8, blend_weight: u8, pos: [f32; 3]) -> [f64; 3] {
-        match (self.model, &self.duals) {
-            (Some(m), Some(dq)) if blend_weight != 0 => {
-                self.project(dq.xform_at(m, part, blend_part, blend_weight, pos))
+        match self.model {
+            Some(m) if blend_weight != 0 => {
+                self.project(
+                    self.tables
+                        .duals
+                        .xform_at(m, part, blend_part, blend_weight, pos),
+                )
             }
-            (Some(_), _) => self.cached(part, pos),
-            (None, _) => self.project(legacy_xform_at(self.legacy.as_ref(), part, pos)),
+            Some(_) => self.cached(part, pos),
+            None => self.project(legacy_xform_at(self.legacy.as_ref(), part, pos)),
         }
     }
 
@@ -287,14 +315,13 @@ impl<'a> Projector<'a> {
         bounds[3] = bounds[3].max(y1 + 1);
         Some(Quad {
             v,
-            colors: p.colors,
             point: index,
+            x0: x0 as u16,
+            x1: x1 as u16,
+            y0: y0 as u16,
+            y1: y1 as u16,
             one_sided,
             textured: p.textured.get(),
-            x0,
-            x1,
-            y0,
-            y1,
         })
     }
 
@@ -307,10 +334,10 @@ impl<'a> Projector<'a> {
         bounds: &mut [i32; 4],
     ) -> Option<Splat> {
         let n = self.n;
-        let lo_x = trunc_i32(floor(s[0] - radius));
-        let hi_x = trunc_i32(ceil(s[0] + radius));
-        let lo_y = trunc_i32(floor(s[1] - radius));
-        let hi_y = trunc_i32(ceil(s[1] + radius));
+        let lo_x = floor_i32(s[0] - radius);
+        let hi_x = ceil_i32(s[0] + radius);
+        let lo_y = floor_i32(s[1] - radius);
+        let hi_y = ceil_i32(s[1] + radius);
         // ceil(...) == 2^31 − 1 would loop forever in the engine (outside the
         // contract): draw nothing and leave the bounds unchanged.
         if hi_x == i32::MAX || hi_y == i32::MAX {
@@ -331,10 +358,10 @@ impl<'a> Projector<'a> {
             s,
             r2: radius * radius,
             rgba,
-            bx0,
-            bx1,
-            by0,
-            by1,
+            bx0: bx0 as u16,
+            bx1: bx1 as u16,
+            by0: by0 as u16,
+            by1: by1 as u16,
         })
     }
 }

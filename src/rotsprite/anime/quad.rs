@@ -11,6 +11,7 @@ use super::Band;
 use super::lanes::{Lanes, Level};
 use super::project::Quad;
 use crate::math::{colour_loses, fmax_k, fmin_k, round};
+use crate::rotsprite::R2DRotPoint;
 
 /// The quad's coefficients (§7 step 3).
 struct Setup {
@@ -63,9 +64,9 @@ const LO: f64 = -1e-7;
 const HI: f64 = 1.0 + 1e-7;
 
 /// Fills the rows of `q` that lie in `band`.
-pub(super) fn fill(band: &mut Band<'_>, q: &Quad, material: &[u8; 100], level: Level) {
-    let ya = q.y0.max(band.r0);
-    let yb = q.y1.min(band.r1 - 1);
+pub(super) fn fill(band: &mut Band<'_>, q: &Quad, p: &R2DRotPoint, level: Level) {
+    let ya = (q.y0 as i32).max(band.r0);
+    let yb = (q.y1 as i32).min(band.r1 - 1);
     if ya > yb {
         return;
     }
@@ -74,7 +75,8 @@ pub(super) fn fill(band: &mut Band<'_>, q: &Quad, material: &[u8; 100], level: L
     let job = Job {
         q,
         s: &s,
-        material,
+        material: &p.material,
+        colors: &p.colors,
         ya,
         yb,
     };
@@ -107,6 +109,7 @@ struct Job<'a> {
     q: &'a Quad,
     s: &'a Setup,
     material: &'a [u8; 100],
+    colors: &'a [[u8; 4]; 4],
     ya: i32,
     yb: i32,
 }
@@ -139,7 +142,7 @@ struct Roots<L: Lanes> {
 unsafe fn rows<L: Lanes, const LINEAR: bool>(band: &mut Band<'_>, job: &Job<'_>) {
     let (q, s) = (job.q, job.s);
     let n = band.n;
-    let width = (q.x1 - q.x0 + 1) as usize;
+    let width = (q.x1 - q.x0) as usize + 1;
     let total = width * (job.yb - job.ya + 1) as usize;
     unsafe {
         let sp = L::splat;
@@ -187,10 +190,10 @@ unsafe fn rows<L: Lanes, const LINEAR: bool>(band: &mut Band<'_>, job: &Job<'_>)
                     );
                     let i = (y - band.r0) as usize * n + x;
                     if b1 >> k & 1 != 0 {
-                        store(band, i, at[2][k], at[3][k], q, job.material);
+                        store(band, i, at[2][k], at[3][k], job);
                     }
                     if b2 >> k & 1 != 0 {
-                        store(band, i, at[4][k], at[5][k], q, job.material);
+                        store(band, i, at[4][k], at[5][k], job);
                     }
                 }
             }
@@ -283,7 +286,8 @@ unsafe fn check<L: Lanes>(s: &Setup, one_sided: bool, m: L::M, u: L, rx: L, ry: 
 
 /// §7 steps 4.3.6–4.3.11 for one root at pixel `i` of the band.
 #[inline(always)]
-fn store(band: &mut Band<'_>, i: usize, u: f64, v: f64, q: &Quad, material: &[u8; 100]) {
+fn store(band: &mut Band<'_>, i: usize, u: f64, v: f64, job: &Job<'_>) {
+    let (q, material) = (job.q, job.material);
     let u = fmax_k(0.0, fmin_k(1.0, u));
     let v = fmax_k(0.0, fmin_k(1.0, v));
     let w = [(1.0 - u) * (1.0 - v), u * (1.0 - v), (1.0 - u) * v, u * v];
@@ -329,7 +333,7 @@ fn store(band: &mut Band<'_>, i: usize, u: f64, v: f64, q: &Quad, material: &[u8
         for (k, out) in col.iter_mut().enumerate() {
             let mut value = 0.0;
             for j in 0..4 {
-                value += w[j] * q.colors[j][k] as f64;
+                value += w[j] * job.colors[j][k] as f64;
             }
             *out = fmax_k(0.0, fmin_k(255.0, round(value))) as u8;
         }

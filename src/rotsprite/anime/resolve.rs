@@ -5,6 +5,8 @@
 //! extrusion reads the finished `resolved` snapshot of every band (one row
 //! above and below its own) and writes only its own output rows.
 
+use super::super::fill::{copy_bytes, fill_f32, zero_bytes};
+
 /// The output rectangle of §8.5 step 4 for the frame `bounds`, half-open.
 pub(super) fn region(bounds: [i32; 4]) -> [usize; 4] {
     [
@@ -34,8 +36,8 @@ pub(super) fn resolve_rows(
     sample_depth: &mut [f32],
     resolved: &mut [u8],
 ) {
-    out.fill(0);
-    sample_depth.fill(0.0);
+    zero_bytes(out);
+    fill_f32(sample_depth, 0.0);
     let n = 2 * size;
     let [x0, ry0, x1, ry1] = region;
     let (ya, yb) = (ry0.max(rows.0), ry1.min(rows.1));
@@ -82,7 +84,7 @@ pub(super) fn resolve_rows(
             px[3] = ((alpha + 2) / 4) as u8;
         }
     }
-    resolved.copy_from_slice(out);
+    copy_bytes(resolved, out);
 }
 
 /// §8.6 for output rows `y0..y1`: `out` holds those rows, `resolved` the

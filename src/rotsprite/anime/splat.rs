@@ -6,8 +6,8 @@ use crate::math::colour_loses;
 
 /// Draws the rows of disc `s` that lie in `band`.
 pub(super) fn splat(band: &mut Band<'_>, s: &Splat) {
-    let ya = s.by0.max(band.r0);
-    let yb = s.by1.min(band.r1);
+    let ya = (s.by0 as i32).max(band.r0);
+    let yb = (s.by1 as i32).min(band.r1);
     let (x0, x1) = (s.bx0 as usize, s.bx1 as usize);
     for y in ya..yb {
         let ey = y as f64 + 0.5 - s.s[1];
