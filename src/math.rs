@@ -95,28 +95,18 @@ pub fn round(x: f64) -> f64 {
     }
 }
 
-/// C `fmin`: a NaN operand yields the other operand.
+/// C `fmin`: a NaN operand yields the other operand (and `a` on a tie,
+/// so `fmin(0.0, -0.0)` is `0.0`, as the engine's `fmin`).
 #[inline]
 pub fn fmin(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a <= b {
-        a
-    } else {
-        b
-    }
+    // b < a is false for a NaN b (→ a) and for ties (→ a).
+    if b < a || a.is_nan() { b } else { a }
 }
 
-/// C `fmax`: a NaN operand yields the other operand.
+/// C `fmax`: a NaN operand yields the other operand (and `a` on a tie).
 #[inline]
 pub fn fmax(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a >= b {
-        a
-    } else {
-        b
-    }
+    if b > a || a.is_nan() { b } else { a }
 }
 
 /// `trunc_i32(floor(v))` in one step: `floor(v)` fits in `i32` exactly when
@@ -531,6 +521,48 @@ mod tests {
                     fmax(k, x).to_bits(),
                     "fmax({k}, {x})"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn fmin_fmax_follow_the_reference_definition() {
+        // The definition: a NaN yields the other operand, a tie yields a.
+        let fmin_ref = |a: f64, b: f64| {
+            if a.is_nan() {
+                b
+            } else if b.is_nan() || a <= b {
+                a
+            } else {
+                b
+            }
+        };
+        let fmax_ref = |a: f64, b: f64| {
+            if a.is_nan() {
+                b
+            } else if b.is_nan() || a >= b {
+                a
+            } else {
+                b
+            }
+        };
+        let xs = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-300,
+        ];
+        for a in xs {
+            for b in xs {
+                let same =
+                    |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+                assert!(same(fmin(a, b), fmin_ref(a, b)), "fmin({a}, {b})");
+                assert!(same(fmax(a, b), fmax_ref(a, b)), "fmax({a}, {b})");
             }
         }
     }

@@ -87,6 +87,10 @@ pub(super) trait Lanes: Copy {
     unsafe fn select(m: Self::M, a: Self, b: Self) -> Self;
     /// Writes the W lanes to `out[..W]`.
     unsafe fn store(self, out: &mut [f64; 4]);
+    /// Lanes `a[i..i + W]` (`i + W <= 4`).
+    unsafe fn load_at(a: &[f64; 4], i: usize) -> Self;
+    /// Writes the lanes to `out[i..i + W]` (`i + W <= 4`).
+    unsafe fn store_at(self, out: &mut [f64; 4], i: usize);
 }
 
 impl Lanes for f64 {
@@ -172,10 +176,25 @@ impl Lanes for f64 {
     unsafe fn store(self, out: &mut [f64; 4]) {
         out[0] = self;
     }
+    #[inline(always)]
+    unsafe fn load_at(a: &[f64; 4], i: usize) -> Self {
+        a[i]
+    }
+    #[inline(always)]
+    unsafe fn store_at(self, out: &mut [f64; 4], i: usize) {
+        out[i] = self;
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(super) use x86::{Avx2, Sse2};
+
+/// The lanes available on every CPU of the target (SSE2 on x86-64).
+#[cfg(target_arch = "x86_64")]
+pub(super) type Baseline = Sse2;
+/// The lanes available on every CPU of the target.
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) type Baseline = f64;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -280,6 +299,18 @@ mod x86 {
         unsafe fn store(self, out: &mut [f64; 4]) {
             unsafe { _mm_storeu_pd(out.as_mut_ptr(), self.0) }
         }
+        #[inline(always)]
+        unsafe fn load_at(a: &[f64; 4], i: usize) -> Self {
+            assert!(i <= 2);
+            // SAFETY: lanes i, i + 1 of a 4-element array.
+            unsafe { Sse2(_mm_loadu_pd(a.as_ptr().add(i))) }
+        }
+        #[inline(always)]
+        unsafe fn store_at(self, out: &mut [f64; 4], i: usize) {
+            assert!(i <= 2);
+            // SAFETY: lanes i, i + 1 of a 4-element array.
+            unsafe { _mm_storeu_pd(out.as_mut_ptr().add(i), self.0) }
+        }
     }
 
     impl Lanes for Avx2 {
@@ -374,6 +405,16 @@ mod x86 {
         }
         #[inline(always)]
         unsafe fn store(self, out: &mut [f64; 4]) {
+            unsafe { _mm256_storeu_pd(out.as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        unsafe fn load_at(a: &[f64; 4], i: usize) -> Self {
+            assert!(i == 0);
+            unsafe { Avx2(_mm256_loadu_pd(a.as_ptr())) }
+        }
+        #[inline(always)]
+        unsafe fn store_at(self, out: &mut [f64; 4], i: usize) {
+            assert!(i == 0);
             unsafe { _mm256_storeu_pd(out.as_mut_ptr(), self.0) }
         }
     }

@@ -8,9 +8,10 @@
 
 use super::super::Frame;
 use super::super::rig::{
-    DualCache, Facing, LegacyTerms, Rig, View, anime_precull, legacy_xform_at, selected,
+    DualCache, Facing, LegacyTerms, Parts, Rig, View, anime_precull, legacy_xform_at,
 };
 use super::super::types::{R2DRotModelPose, R2DRotPoint};
+use super::lanes::{Baseline, Lanes};
 use crate::math::{ceil, ceil_i32, floor, floor_i32, fmax, fmax_k, fmin, fmin_k, trunc_i32};
 
 /// A patch point's bilinear quad, ready for `QUAD_FILL` (§7). Kept small
@@ -18,8 +19,9 @@ use crate::math::{ceil, ceil_i32, floor, floor_i32, fmax, fmax_k, fmin, fmin_k, 
 /// the point at fill time.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Quad {
-    /// Supersample positions (x, y, depth) of corners (u,v) = (0,0), (1,0), (0,1), (1,1).
-    pub v: [[f64; 3]; 4],
+    /// Supersample positions per axis: `v[0]` the x, `v[1]` the y, `v[2]`
+    /// the depth of corners (u,v) = (0,0), (1,0), (0,1), (1,1).
+    pub v: [[f64; 4]; 3],
     /// Index of the point.
     pub point: u32,
     /// Clamped box, inclusive: x0..=x1, y0..=y1 (all < N ≤ 1024).
@@ -97,8 +99,8 @@ impl Default for Tables {
 /// Projection of §8.3 for one frame, and the per-point rules of §8.4.
 pub(super) struct Projector<'a> {
     view: View,
-    eyes: i32,
-    mouth: i32,
+    /// `selected` per part id (§8.4 step 1).
+    parts: Parts,
     rig: Option<Rig<'a>>,
     model: Option<&'a R2DRotModelPose>,
     facing: Facing,
@@ -153,8 +155,7 @@ impl<'a> Projector<'a> {
         };
         Projector {
             view,
-            eyes: frame.eyes,
-            mouth: frame.mouth,
+            parts: Parts::new(frame.eyes, frame.mouth, rig.as_ref()),
             rig,
             model,
             facing: Facing::new(&view, rig.as_ref()),
@@ -181,6 +182,52 @@ impl<'a> Projector<'a> {
         let v1 = m[4] * x + m[5] * y + m[6] * z + m[7];
         let v2 = m[8] * x + m[9] * y + m[10] * z + m[11];
         [self.size + v0, self.size + v1, v2]
+    }
+
+    /// [`Self::cached`] of four corners (promoted positions `c[axis][corner]`)
+    /// with part `id`, into `v[axis][corner]`, W corners per instruction.
+    #[inline(always)]
+    fn cached4(&self, id: u8, c: &[[f64; 4]; 3], v: &mut [[f64; 4]; 3]) {
+        let m = &self.tables.pm[id as usize];
+        // SAFETY: the baseline lanes are available on every CPU of the target.
+        unsafe {
+            let sp = Baseline::splat;
+            let size = sp(self.size);
+            for i in (0..4).step_by(Baseline::W) {
+                let [x, y, z] = [0, 1, 2].map(|a| Baseline::load_at(&c[a], i));
+                let row = |r: usize| {
+                    x.mul(sp(m[4 * r]))
+                        .add(y.mul(sp(m[4 * r + 1])))
+                        .add(z.mul(sp(m[4 * r + 2])))
+                        .add(sp(m[4 * r + 3]))
+                };
+                size.add(row(0)).store_at(&mut v[0], i);
+                size.add(row(1)).store_at(&mut v[1], i);
+                row(2).store_at(&mut v[2], i);
+            }
+        }
+    }
+
+    /// [`Self::project`] of four untransformed corners (legacy path without
+    /// a body rig), W corners per instruction.
+    #[inline(always)]
+    fn project4(&self, c: &[[f64; 4]; 3], v: &mut [[f64; 4]; 3]) {
+        let w = &self.view;
+        // SAFETY: the baseline lanes are available on every CPU of the target.
+        unsafe {
+            let sp = Baseline::splat;
+            let (size, k) = (sp(self.size), sp(self.k));
+            let (cy, sy, cp, s_p, nsy) = (sp(w.cy), sp(w.sy), sp(w.cp), sp(w.sp), sp(-w.sy));
+            for i in (0..4).step_by(Baseline::W) {
+                let [x, y, z] = [0, 1, 2].map(|a| Baseline::load_at(&c[a], i));
+                let zz = nsy.mul(x).add(cy.mul(z));
+                size.add(cy.mul(x).add(sy.mul(z)).mul(k))
+                    .store_at(&mut v[0], i);
+                size.add(cp.mul(y).sub(s_p.mul(zz)).mul(k))
+                    .store_at(&mut v[1], i);
+                s_p.mul(y).add(cp.mul(zz)).store_at(&mut v[2], i);
+            }
+        }
     }
 
     /// Transform-then-project (blended model recipe and legacy recipe).
@@ -217,7 +264,7 @@ impl<'a> Projector<'a> {
     #[inline]
     pub fn item(&self, p: &R2DRotPoint, index: u32, bounds: &mut [i32; 4]) -> Option<Item> {
         let rig = self.rig.as_ref();
-        if !selected(p, self.eyes, self.mouth, rig) {
+        if self.parts.of(p.part) & Parts::SELECTED == 0 {
             return None;
         }
         let patch = p.patch.get();
@@ -263,39 +310,67 @@ impl<'a> Projector<'a> {
 
     /// The four vertices of a patch point and their box (§8.4 step 3, §7 steps 1–2).
     fn quad(&self, p: &R2DRotPoint, index: u32, bounds: &mut [i32; 4]) -> Option<Quad> {
-        let mut v = [[0.0f64; 3]; 4];
-        for (j, vert) in v.iter_mut().enumerate() {
+        // Corner positions in float arithmetic (step 3.1), then promoted.
+        let mut c = [[0.0f64; 4]; 3];
+        for j in 0..4 {
             let (u, w) = ((j % 2) as f32, (j / 2) as f32);
             let uw = u * w;
             let off = |a: usize| ((u * p.du[a]) + (w * p.dv[a])) + (uw * p.duv[a]);
-            let pos = [p.x + off(0), p.y + off(1), p.z + off(2)];
-            *vert = match self.model {
-                Some(m) => {
-                    let mut id = p.corner_parts[j];
-                    if id == 0 {
-                        id = p.part;
-                    }
+            c[0][j] = (p.x + off(0)) as f64;
+            c[1][j] = (p.y + off(1)) as f64;
+            c[2][j] = (p.z + off(2)) as f64;
+        }
+        let mut v = [[0.0f64; 4]; 3];
+        let mut each = |f: &dyn Fn(usize) -> [f64; 3]| {
+            for j in 0..4 {
+                let r = f(j);
+                (v[0][j], v[1][j], v[2][j]) = (r[0], r[1], r[2]);
+            }
+        };
+        let pos = |j: usize| [c[0][j] as f32, c[1][j] as f32, c[2][j] as f32];
+        match self.model {
+            Some(m) => {
+                let ids = std::array::from_fn::<u8, 4, _>(|j| {
+                    let id = match p.corner_parts[j] {
+                        0 => p.part,
+                        id => id,
+                    };
                     let cp = &m.parts[id as usize];
-                    if !(cp.defined.get() && cp.visible.get()) {
-                        id = p.part;
+                    if cp.defined.get() && cp.visible.get() {
+                        id
+                    } else {
+                        p.part
                     }
-                    self.point(id, p.corner_blend_parts[j], p.corner_blend_weights[j], pos)
+                });
+                if p.corner_blend_weights == [0; 4] && ids.iter().all(|&id| id == ids[0]) {
+                    // The common case: one part, cached recipe for all four.
+                    self.cached4(ids[0], &c, &mut v);
+                } else {
+                    each(&|j| {
+                        self.point(
+                            ids[j],
+                            p.corner_blend_parts[j],
+                            p.corner_blend_weights[j],
+                            pos(j),
+                        )
+                    });
                 }
-                None => self.point(p.part, 0, 0, pos),
-            };
+            }
+            None if self.legacy.is_none() => self.project4(&c, &mut v),
+            None => each(&|j| self.point(p.part, 0, 0, pos(j))),
         }
         let one_sided = match self.model {
             Some(m) => m.parts[p.part as usize].one_sided.get(),
             None => p.part >= 16,
         };
         let last = (self.n - 1) as f64;
-        let (mut minx, mut miny) = (v[0][0], v[0][1]);
+        let (mut minx, mut miny) = (v[0][0], v[1][0]);
         let (mut maxx, mut maxy) = (minx, miny);
-        for q in &v[1..] {
-            minx = fmin(minx, q[0]);
-            maxx = fmax(maxx, q[0]);
-            miny = fmin(miny, q[1]);
-            maxy = fmax(maxy, q[1]);
+        for j in 1..4 {
+            minx = fmin(minx, v[0][j]);
+            maxx = fmax(maxx, v[0][j]);
+            miny = fmin(miny, v[1][j]);
+            maxy = fmax(maxy, v[1][j]);
         }
         let x0 = trunc_i32(fmax_k(0.0, floor(minx)));
         let x1 = trunc_i32(fmin_k(last, ceil(maxx)));

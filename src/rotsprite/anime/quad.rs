@@ -30,13 +30,13 @@ struct Setup {
 
 impl Setup {
     fn new(q: &Quad) -> Self {
-        let [v0, v1, v2, v3] = q.v;
-        let bx = v1[0] - v0[0];
-        let by = v1[1] - v0[1];
-        let cx = v2[0] - v0[0];
-        let cy = v2[1] - v0[1];
-        let dx = v3[0] - v1[0] - v2[0] + v0[0];
-        let dy = v3[1] - v1[1] - v2[1] + v0[1];
+        let [xs, ys, _] = q.v;
+        let bx = xs[1] - xs[0];
+        let by = ys[1] - ys[0];
+        let cx = xs[2] - xs[0];
+        let cy = ys[2] - ys[0];
+        let dx = xs[3] - xs[1] - xs[2] + xs[0];
+        let dy = ys[3] - ys[1] - ys[2] + ys[0];
         let a = -(bx * dy - by * dx);
         let bc = bx * cy - by * cx;
         let eps = 1e-10
@@ -45,8 +45,8 @@ impl Setup {
                 (bx.abs() + by.abs() + cx.abs() + cy.abs()) * (dx.abs() + dy.abs() + 1.0),
             );
         Setup {
-            v0x: v0[0],
-            v0y: v0[1],
+            v0x: xs[0],
+            v0y: ys[0],
             bx,
             by,
             cx,
@@ -293,7 +293,7 @@ fn store(band: &mut Band<'_>, i: usize, u: f64, v: f64, job: &Job<'_>) {
     let w = [(1.0 - u) * (1.0 - v), u * (1.0 - v), (1.0 - u) * v, u * v];
     let mut z = 0.0;
     for j in 0..4 {
-        z += w[j] * q.v[j][2];
+        z += w[j] * q.v[2][j];
     }
     let d = band.depth[i] as f64;
     if z < d - 0.001 {

@@ -111,14 +111,26 @@ pub(super) fn extrude_rows(
     }
     let (ya, yb) = (y0.max(rows.0), y1.min(rows.1));
     let row = |y: usize| &resolved[4 * y * size..4 * (y + 1) * size];
+    // Per column, the largest alpha of the three rows: a transparent pixel
+    // whose three columns are all 0 has no candidate and is skipped early.
+    let mut column = [0u8; 512 + 2];
     for y in ya..yb {
         let above = (y > 0).then(|| row(y - 1));
         let here = row(y);
         let below = (y + 1 < size).then(|| row(y + 1));
+        let (ca, cb) = (x0.saturating_sub(1), (x1 + 1).min(size));
+        for x in ca..cb {
+            let mut a = here[4 * x + 3];
+            for r in [above, below].into_iter().flatten() {
+                a = a.max(r[4 * x + 3]);
+            }
+            // column[x + 1] holds column x (column[0] stands for x = −1).
+            column[x + 1] = a;
+        }
         let o = (y - rows.0) * size;
         let out_row = &mut out[4 * o..4 * (o + size)];
         for x in x0..x1 {
-            if out_row[4 * x + 3] != 0 {
+            if out_row[4 * x + 3] != 0 || column[x] | column[x + 1] | column[x + 2] == 0 {
                 continue;
             }
             let (xa, xb) = (x.saturating_sub(1), (x + 2).min(size));
