@@ -26,13 +26,15 @@ release:
 $(CBINDGEN):
 	$(CARGO) install --quiet --locked --root $(TOOLS) cbindgen --version $(CBINDGEN_VERSION)
 
-# Regenerate include/rotsprite_math.h with the pinned cbindgen.
+# Regenerate include/rotsprite_math.h and include/re2d.h with the pinned cbindgen.
 # cbindgen emits all types before all functions; tools/order_header.py restores
 # the declaration order of c-abi.md §1 (whole declarations, nothing edited).
+# re2d.h holds the re2d-only functions (cbindgen-re2d.toml).
 header: $(CBINDGEN)
 	@mkdir -p target
 	$(CBINDGEN) --config cbindgen.toml --crate re2d --output target/rotsprite_math.raw.h --quiet
 	python3 tools/order_header.py target/rotsprite_math.raw.h include/rotsprite_math.h
+	$(CBINDGEN) --config cbindgen-re2d.toml --crate re2d --output include/re2d.h --quiet
 
 # Fails when the committed header is not what cbindgen generates now.
 header-check: header

@@ -5,6 +5,7 @@
 
 #include "golden_cases.h"
 #include "harness.h"
+#include "re2d.h"
 #include "util.h"
 
 /* Directory with the *.rgba files and, for .f32 files, the golden directory. */
@@ -285,6 +286,25 @@ int main(int argc, char **argv) {
         cur = &G_CASES[i];
         snprintf(name, sizeof name, "golden %s (%s)", cur->file, cur->function);
         h_run_inline(name, run_case);
+    }
+    /* The smooth scenes again with row bands on 2, 3 and 8 threads (re2d.h),
+       each pass with fresh workspaces: the same bytes. */
+    {
+        static const int counts[3] = {2, 3, 8};
+        int t;
+        for (t = 0; t < 3; t++) {
+            for (i = 0; i < n_ws; i++) r2d_rotsprite_anime_workspace_free(&workspaces[i].ws);
+            n_ws = 0;
+            if (!re2d_set_render_threads(counts[t])) h_fail(__FILE__, __LINE__, "set %d threads", counts[t]);
+            for (i = 0; i < G_N_CASES; i++) {
+                char name[512];
+                cur = &G_CASES[i];
+                if (strncmp(cur->function, "r2d_rotsprite_v2_anime", 22) != 0) continue;
+                snprintf(name, sizeof name, "golden %s (%s) on %d threads", cur->file, cur->function, counts[t]);
+                h_run_inline(name, run_case);
+            }
+        }
+        re2d_set_render_threads(1);
     }
     for (i = 0; i < n_ws; i++) r2d_rotsprite_anime_workspace_free(&workspaces[i].ws);
     for (i = 0; i < G_N_ATLASES; i++) {

@@ -1,11 +1,15 @@
-// re2d ffi-tests: rotsprite_math.h compiles as C++ (-Wall -Wextra -Werror); designated initialisers in declaration order.
+// re2d ffi-tests: rotsprite_math.h and re2d.h compile as C++ (-Wall -Wextra -Werror); designated initialisers in declaration order.
 #include "rotsprite_math.h"
+#include "re2d.h"
 
 #include <cstddef>
 #include <cstdio>
 #include <type_traits>
 
 static_assert(R2D_ROTSPRITE_SIZE == 64, "R2D_ROTSPRITE_SIZE");
+static_assert(RE2D_MAX_RENDER_THREADS == 64, "RE2D_MAX_RENDER_THREADS");
+static_assert(std::is_same<decltype(&re2d_set_render_threads), bool (*)(int)>::value, "re2d_set_render_threads");
+static_assert(std::is_same<decltype(&re2d_render_threads), int (*)()>::value, "re2d_render_threads");
 static_assert(std::is_same<decltype(R2D_ROTSPRITE_SIZE), int>::value, "R2D_ROTSPRITE_SIZE is an int literal");
 static_assert(sizeof(R2DRotPoint) == 192 && alignof(R2DRotPoint) == 4, "R2DRotPoint");
 static_assert(sizeof(R2DRotAtlas) == 16 && alignof(R2DRotAtlas) == 8, "R2DRotAtlas");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "re2d.h"
 #include "tests.h"
 #include "util.h"
 
@@ -110,6 +111,85 @@ static void test_threads_match_sequential(void) {
     v2_free(&v2);
 }
 
+/* Several caller threads at once while each render also cuts its frame into
+   row bands (nested threads, per-thread scratch): still the sequential bytes. */
+static void test_threads_match_sequential_with_row_bands(void) {
+    CHECK(re2d_set_render_threads(3));
+    test_threads_match_sequential();
+}
+
+/* re2d.h: the thread count API and its range. */
+static void test_render_thread_count(void) {
+    const char *env = getenv("RE2D_THREADS");
+    if (!env || !*env) CHECKF(re2d_render_threads() == 1, "default %d, want 1", re2d_render_threads());
+    CHECK(re2d_set_render_threads(2));
+    CHECK(re2d_render_threads() == 2);
+    CHECK(!re2d_set_render_threads(-1));
+    CHECK(!re2d_set_render_threads(RE2D_MAX_RENDER_THREADS + 1));
+    CHECK(re2d_render_threads() == 2);
+    CHECK(re2d_set_render_threads(RE2D_MAX_RENDER_THREADS));
+    CHECK(re2d_render_threads() == RE2D_MAX_RENDER_THREADS);
+    CHECK(re2d_set_render_threads(0));
+    CHECK(re2d_render_threads() >= 1 && re2d_render_threads() <= RE2D_MAX_RENDER_THREADS);
+    CHECK(RE2D_MAX_RENDER_THREADS == 64);
+    CHECK(re2d_set_render_threads(1));
+}
+
+typedef struct Shot {
+    uint64_t out, depth, resolved;
+    int bounds[4];
+} Shot;
+
+/* A sequence of smooth frames of the spec's scenes A and B on one reused
+   workspace (256, 512 and back), with `threads` render threads. */
+static void shots(int threads, Shot s[8]) {
+    R2DRotPoint pa[7], pb[5];
+    R2DRotAtlas a = {pa, 7}, b = {pb, 5};
+    R2DRotModelPose *m = (R2DRotModelPose *)calloc(1, sizeof *m);
+    R2DRotRig ra, rb;
+    R2DRotAnimeWorkspace ws;
+    uint8_t *o = (uint8_t *)malloc(512 * 512 * 4);
+    int i;
+    memset(&ws, 0, sizeof ws);
+    scene_a_points(pa);
+    scene_b_points(pb);
+    scene_b_model(m);
+    ra = scene_a_rig();
+    rb = scene_b_rig(m);
+    CHECK(re2d_set_render_threads(threads));
+    for (i = 0; i < 8; i++) {
+        int size = (i % 3 == 1) ? 512 : 256, n = size * size;
+        const R2DRotAtlas *at = (i % 2) ? &b : &a;
+        const R2DRotRig *rig = (i % 2) ? &rb : (i % 4 == 2 ? &ra : NULL);
+        CHECK(r2d_rotsprite_v2_anime_sized(at, -170.0 + 47.0 * i, -30.0 + 11.0 * i, i % 2, 0, rig, o, &ws, size));
+        s[i].out = fnv1a64(o, (size_t)n * 4);
+        s[i].depth = fnv1a64(ws.sample_depth, (size_t)n * 4);
+        s[i].resolved = fnv1a64(ws.resolved, (size_t)n * 4);
+        memcpy(s[i].bounds, ws.bounds, sizeof s[i].bounds);
+    }
+    CHECK(re2d_set_render_threads(1));
+    r2d_rotsprite_anime_workspace_free(&ws);
+    free(o);
+    free(m);
+}
+
+/* Row bands give the same bytes (image, sample depth, pre-extrusion image,
+   bounds) on 1, 2, 3 and 8 threads. */
+static void test_row_bands_same_bytes(void) {
+    Shot one[8], many[8];
+    int t, i;
+    static const int counts[3] = {2, 3, 8};
+    shots(1, one);
+    for (t = 0; t < 3; t++) {
+        shots(counts[t], many);
+        for (i = 0; i < 8; i++)
+            CHECKF(memcmp(&one[i], &many[i], sizeof one[i]) == 0, "frame %d differs on %d threads", i, counts[t]);
+    }
+}
+
 void thread_tests(void) {
     RUN(test_threads_match_sequential);
+    RUN(test_threads_match_sequential_with_row_bands);
+    RUN(test_render_thread_count);
+    RUN(test_row_bands_same_bytes);
 }

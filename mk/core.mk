@@ -1,7 +1,10 @@
 # re2d core renderer: release-only regression test and the instruction-count bench; included by the top Makefile.
 #
 #   make test-frames   tests/frames.rs in release: chained hashes of decode, draw 128,
-#                      anime 256/512 over six atlases against committed values
+#                      anime 256/512 over six atlases against committed values, the same
+#                      smooth frames and the golden scenes on 2, 3 and 8 threads; then the
+#                      single-thread chains again with the SSE2 and scalar quad fill
+#                      (RE2D_SIMD), which must give the same bytes as AVX2
 #   make bench-ir      callgrind Ir of every golden call next to the existing C library's
 #                      (benches/ir; skipped with a line when valgrind is missing).
 #                      IR_LIB=path/to/lib.so measures another library, IR_JOBS=n runs in parallel.
@@ -16,6 +19,8 @@ BENCH_TARGETS += bench-ir
 
 test-frames:
 	$(CARGO) test --release --test frames
+	RE2D_SIMD=sse2 $(CARGO) test --release --test frames -- many_frames
+	RE2D_SIMD=scalar $(CARGO) test --release --test frames -- many_frames
 
 bench-ir: release
 	$(MAKE) --no-print-directory $(GOLDEN_GEN)

@@ -1,7 +1,8 @@
 # re2d ffi-tests: C ABI test targets (ffi-test, layout-test, test-valgrind); included by the top Makefile.
 #
 #   make ffi-test       release lib, then the C tests under ASan+UBSan: header checks (C99, C++20),
-#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of tests/golden;
+#                       exports of libre2d.so, ffi_tests (spec contracts), golden replay of tests/golden
+#                       (smooth scenes also on 2, 3 and 8 render threads), RE2D_THREADS (re2d.h);
 #                       plus alloc_fail (no sanitizers: it injects malloc failures)
 #   make layout-test    bindgen layout of include/rotsprite_math.h == re2d's #[repr(C)] types
 #   make test-valgrind  the C tests without sanitizers under valgrind --leak-check=full
@@ -19,7 +20,7 @@ FFI_CFLAGS  := -std=c99 $(FFI_WARN) -g -O1 -Iinclude -I$(FFI_DIR)
 FFI_LIBS    := -lpthread -ldl -lm
 FFI_SRCS    := $(FFI_DIR)/main.c $(FFI_DIR)/harness.c $(FFI_DIR)/util.c $(FFI_DIR)/t_abi.c \
                $(FFI_DIR)/t_v1.c $(FFI_DIR)/t_atlas.c $(FFI_DIR)/t_render.c $(FFI_DIR)/t_threads.c
-FFI_HDRS    := $(wildcard $(FFI_DIR)/*.h) include/rotsprite_math.h
+FFI_HDRS    := $(wildcard $(FFI_DIR)/*.h) include/rotsprite_math.h include/re2d.h
 GOLDEN_SRCS := $(FFI_DIR)/golden.c $(FFI_DIR)/harness.c $(FFI_DIR)/util.c
 GOLDEN_GEN  := $(FFI_BUILD)/golden/golden_cases.h
 
@@ -47,8 +48,12 @@ $(FFI_BUILD)/header_c99: $(FFI_DIR)/header_c99.c include/rotsprite_math.h $(LIB_
 $(FFI_BUILD)/header_c99_so: $(FFI_DIR)/header_c99.c include/rotsprite_math.h $(LIB_SO) | $(FFI_BUILD)
 	$(FFI_CC) -std=c99 $(FFI_WARN) -Iinclude $< -L$(dir $(LIB_SO)) -lre2d -Wl,-rpath,$(abspath $(dir $(LIB_SO))) -o $@
 
-$(FFI_BUILD)/header_cpp: $(FFI_DIR)/header_cpp.cpp include/rotsprite_math.h $(LIB_A) | $(FFI_BUILD)
+$(FFI_BUILD)/header_cpp: $(FFI_DIR)/header_cpp.cpp include/rotsprite_math.h include/re2d.h $(LIB_A) | $(FFI_BUILD)
 	$(FFI_CXX) -std=c++20 $(FFI_WARN) $(FFI_SAN) -Iinclude $< $(LIB_A) $(FFI_LIBS) -o $@
+
+# RE2D_THREADS read once (re2d.h); runs its scenarios in child processes
+$(FFI_BUILD)/env_threads: $(FFI_DIR)/env_threads.c include/re2d.h $(LIB_A) | $(FFI_BUILD)
+	$(FFI_CC) $(FFI_CFLAGS) $(FFI_SAN) $< $(LIB_A) $(FFI_LIBS) -o $@
 
 # replaces malloc & co. to inject allocation failures, hence no sanitizers
 $(FFI_BUILD)/alloc_fail: $(FFI_DIR)/alloc_fail.c $(FFI_DIR)/harness.c $(FFI_DIR)/util.c $(FFI_HDRS) $(LIB_A) | $(FFI_BUILD)
@@ -59,7 +64,8 @@ $(FFI_BUILD)/ffi_tests_plain: $(FFI_SRCS) $(FFI_HDRS) $(LIB_A) | $(FFI_BUILD)
 
 ffi-build: release
 	$(MAKE) --no-print-directory $(FFI_BUILD)/ffi_tests $(FFI_BUILD)/golden_test \
-	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_c99_so $(FFI_BUILD)/header_cpp $(FFI_BUILD)/alloc_fail
+	  $(FFI_BUILD)/header_c99 $(FFI_BUILD)/header_c99_so $(FFI_BUILD)/header_cpp $(FFI_BUILD)/alloc_fail \
+	  $(FFI_BUILD)/env_threads
 
 # Every step runs even if an earlier one fails; run.sh prints the total line.
 ffi-test: ffi-build
@@ -70,6 +76,7 @@ ffi-test: ffi-build
 	  "header C++" "$(FFI_BUILD)/header_cpp" \
 	  "ffi_tests" "$(FFI_BUILD)/ffi_tests" \
 	  "golden" "$(FFI_BUILD)/golden_test $(FFI_BUILD)/golden $(GOLDEN_DIR)" \
+	  "RE2D_THREADS" "$(FFI_BUILD)/env_threads" \
 	  "allocation failure" "RUST_BACKTRACE=0 $(FFI_BUILD)/alloc_fail"
 
 layout-test:

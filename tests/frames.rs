@@ -253,8 +253,10 @@ fn frame_args(i: usize) -> (f64, f64, i32, i32) {
     (yaw, pitch, (i % 4) as i32, (i / 2 % 4) as i32)
 }
 
-/// The four chains of one atlas: decode, draw 128, anime 256, anime 512.
-fn chains(case: &Case) -> [u64; 4] {
+/// The four chains of one atlas: decode, draw 128, anime 256, anime 512,
+/// with the smooth frames rendered on `threads` threads. With
+/// `smooth_only` the decode and draw chains are skipped (returned as 0).
+fn chains(case: &Case, threads: usize, smooth_only: bool) -> [u64; 4] {
     let img = AtlasImage::new(&case.px, case.side, case.side, 4 * case.side).expect("atlas");
     let plain = decode(&img).expect("decode");
     let smooth = decode_anime(&img).expect("decode_anime");
@@ -269,7 +271,8 @@ fn chains(case: &Case) -> [u64; 4] {
     let mut covered = [0usize; 3];
     let mut draw_chain = Chain::new();
     let mut out = vec![0u8; 128 * 128 * 4];
-    for i in 0..case.draws {
+    let draws = if smooth_only { 0 } else { case.draws };
+    for i in 0..draws {
         let pose = model(i);
         let (yaw, pitch, eyes, mouth) = frame_args(i);
         let frame = Frame::new(yaw, pitch, eyes, mouth, rig_of(i, pose.as_deref())).expect("frame");
@@ -281,7 +284,7 @@ fn chains(case: &Case) -> [u64; 4] {
     }
     let mut smooth_chain = |size: usize, frames: usize| {
         let mut c = Chain::new();
-        let mut ws = AnimeWorkspace::new();
+        let mut ws = AnimeWorkspace::with_threads(threads);
         let mut out = vec![0u8; size * size * 4];
         for i in 0..frames {
             let j = i + size / 256 * 1000;
@@ -304,7 +307,7 @@ fn chains(case: &Case) -> [u64; 4] {
     let a512 = smooth_chain(512, case.anime512);
     // A chain of empty frames would prove little: most frames must show something.
     for (k, (n, total)) in [
-        (covered[0], case.draws),
+        (covered[0], draws),
         (covered[1], case.anime256),
         (covered[2], case.anime512),
     ]
@@ -316,6 +319,9 @@ fn chains(case: &Case) -> [u64; 4] {
             "{}: path {k}: only {n} of {total} frames cover a pixel",
             case.name
         );
+    }
+    if smooth_only {
+        return [0, 0, a256, a512];
     }
     [dec.0, draw_chain.0, a256, a512]
 }
@@ -395,7 +401,7 @@ fn pixel_hash(px: &[u8]) -> u64 {
 fn many_frames_match_the_committed_chains() {
     let mut errors = Vec::new();
     for case in cases() {
-        let got = chains(&case);
+        let got = chains(&case, 1, false);
         let px = pixel_hash(&case.px);
         // The line to paste into EXPECTED (only for a new atlas or path).
         println!(
@@ -426,4 +432,150 @@ fn many_frames_match_the_committed_chains() {
         }
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Row bands (`AnimeWorkspace::with_threads`) give the committed chains of
+/// the smooth frames on any number of threads.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: make test-frames")]
+fn smooth_frames_are_the_same_bytes_on_2_3_and_8_threads() {
+    let mut errors = Vec::new();
+    for case in cases() {
+        let want = EXPECTED
+            .iter()
+            .find(|e| e.0 == case.name)
+            .expect("expected")
+            .2;
+        for threads in [2, 3, 8] {
+            let got = chains(&case, threads, true);
+            for (k, path) in [(2, "anime 256"), (3, "anime 512")] {
+                if got[k] != want[k] {
+                    errors.push(format!(
+                        "{} on {threads} threads: {path} chain {:016x}, want {:016x}",
+                        case.name, got[k], want[k]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut c = Chain::new();
+    c.bytes(bytes);
+    c.0
+}
+
+/// A model pose of golden.json.
+fn golden_model(v: &serde_json::Value) -> Box<R2DRotModelPose> {
+    let mut m = Box::<R2DRotModelPose>::default();
+    m.scale = v["scale"].as_f64().expect("scale");
+    for p in v["parts"].as_array().expect("parts") {
+        let pose = &mut m.parts[p["id"].as_u64().expect("id") as usize];
+        for (k, x) in p["matrix"].as_array().expect("matrix").iter().enumerate() {
+            pose.matrix[k] = x.as_f64().expect("matrix entry");
+        }
+        let flag = |k: &str| CBool::new(p[k].as_bool().expect("flag"));
+        (pose.defined, pose.visible, pose.one_sided) =
+            (flag("defined"), flag("visible"), flag("one_sided"));
+        pose.selector = p["selector"].as_u64().expect("selector") as u8;
+        pose.variant = p["variant"].as_u64().expect("variant") as u8;
+    }
+    m
+}
+
+/// Every smooth scene of the golden manifest (the existing library's
+/// outputs) on 1, 2, 3 and 8 threads: the same image, sample depth and
+/// bounds as the manifest, in manifest order with the manifest's
+/// workspaces.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release only: make test-frames")]
+fn golden_smooth_scenes_on_1_2_3_and_8_threads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let text = std::fs::read_to_string(dir.join("golden.json")).expect("golden.json");
+    let g: serde_json::Value = serde_json::from_str(&text).expect("parse golden.json");
+    let mut atlases = std::collections::HashMap::new();
+    for a in g["atlases"].as_array().expect("atlases") {
+        let file = a["file"].as_str().expect("file");
+        let (px, side) = golden_png(file);
+        let img = AtlasImage::new(&px, side, side, 4 * side).expect("atlas");
+        atlases.insert(file.to_string(), decode_anime(&img).expect("decode_anime"));
+    }
+    let hex =
+        |v: &serde_json::Value| u64::from_str_radix(v.as_str().expect("hash"), 16).expect("hex");
+    let mut checked = 0;
+    for threads in [1, 2, 3, 8] {
+        let mut workspaces: std::collections::HashMap<String, AnimeWorkspace> = Default::default();
+        let mut last = String::new();
+        for o in g["outputs"].as_array().expect("outputs") {
+            let function = o["function"].as_str().expect("function");
+            if !function.starts_with("r2d_rotsprite_v2_anime") {
+                continue;
+            }
+            let a = &o["args"];
+            let file = o["file"].as_str().expect("file");
+            let id = a["workspace"]["id"].as_str().unwrap_or("").to_string();
+            if o["output"]["kind"] == "f32le" {
+                let sd = workspaces[&last].sample_depth();
+                let bytes: Vec<u8> = sd.iter().flat_map(|f| f.to_le_bytes()).collect();
+                assert_eq!(
+                    fnv(&bytes),
+                    hex(&o["fnv1a64"]),
+                    "{file} on {threads} threads"
+                );
+                continue;
+            }
+            let model = a["rig"]["model"]
+                .is_object()
+                .then(|| golden_model(&a["rig"]["model"]));
+            let rig = (!a["rig"].is_null()).then(|| {
+                let r = &a["rig"];
+                let f = |k: &str| r[k].as_f64().expect("rig field");
+                Rig {
+                    model: model.as_deref(),
+                    body: r["body"].as_bool().expect("body"),
+                    phase: f("phase"),
+                    stride: f("stride"),
+                    arm_left: f("arm_left"),
+                    arm_right: f("arm_right"),
+                    head_yaw: f("head_yaw"),
+                    brows: r["brows"].as_i64().expect("brows") as i32,
+                }
+            });
+            let num = |k: &str| a[k].as_f64().expect("angle");
+            let int = |k: &str| a[k].as_i64().expect("expression") as i32;
+            let frame = Frame::new(num("yaw"), num("pitch"), int("eyes"), int("mouth"), rig)
+                .expect("frame");
+            let size = a["size"].as_u64().unwrap_or(256) as usize;
+            let ws = workspaces
+                .entry(id.clone())
+                .or_insert_with(|| AnimeWorkspace::with_threads(threads));
+            if function == "r2d_rotsprite_v2_anime" {
+                *ws = AnimeWorkspace::with_threads(threads);
+            }
+            let mut out = vec![0xCDu8; size * size * 4];
+            let pts = &atlases[o["atlas"].as_str().expect("atlas")];
+            ws.render(pts, &frame, size, &mut out).expect("render");
+            assert_eq!(fnv(&out), hex(&o["fnv1a64"]), "{file} on {threads} threads");
+            if let Some(b) = o["workspace_after"]["bounds"].as_array() {
+                let want: Vec<i32> = b
+                    .iter()
+                    .map(|x| x.as_i64().expect("bound") as i32)
+                    .collect();
+                assert_eq!(
+                    ws.bounds().to_vec(),
+                    want,
+                    "{file} bounds on {threads} threads"
+                );
+            }
+            last = id;
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        4 * 18,
+        "every smooth golden scene on every thread count"
+    );
 }

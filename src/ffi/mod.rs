@@ -4,10 +4,12 @@
 //! core and writes its outputs. Nothing here computes pixels. Every body runs
 //! inside [`guard`], so no panic crosses the boundary (c-abi.md §7 rule 1).
 //!
-//! `rotsprite.rs` is exactly the interface of `include/rotsprite_math.h`.
+//! `rotsprite.rs` is exactly the interface of `include/rotsprite_math.h`;
+//! `re2d.rs` the re2d-only additions of `include/re2d.h`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+mod re2d;
 mod rotsprite;
 
 /// Runs `f`, turning a panic into `fallback` (false for `bool` functions,

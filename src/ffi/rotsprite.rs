@@ -14,7 +14,7 @@ use crate::rotsprite::anime::{self, WorkspaceBufs};
 use crate::rotsprite::atlas::{self, MAX_POINTS};
 use crate::rotsprite::{
     AtlasImage, Frame, R2DRotAnimeWorkspace, R2DRotAtlas, R2DRotPoint, R2DRotRig, Rig, draw, rig,
-    v1,
+    threads, v1,
 };
 
 /// Borrows the caller's atlas bytes after the size checks passed.
@@ -497,6 +497,7 @@ pub extern "C" fn r2d_rotsprite_v2_anime_sized(
             }
         };
         let out = unsafe { slice::from_raw_parts_mut(out, s * s * 4) };
-        anime::render(points, &frame, s, out, bufs).is_ok()
+        let threads = threads::render_threads();
+        anime::render_threads(points, &frame, s, out, bufs, threads).is_ok()
     })
 }

@@ -10,6 +10,7 @@
 //! | `draw.rs` | 128 px pixel raster | rotsprite-render.md §6 |
 //! | `anime/` | 256/512 px smooth synthesis, quad fill, workspace, row bands | rotsprite-render.md §7–9 |
 //! | `fill.rs` | buffer clears and copies with vector stores | — |
+//! | `threads.rs` | thread count of the C API's smooth renders (`RE2D_THREADS`) | — |
 //!
 //! A typical Rust caller:
 //! ```no_run
@@ -30,6 +31,7 @@ mod fill;
 mod image;
 pub mod rig;
 pub mod synth;
+pub mod threads;
 mod types;
 pub mod v1;
 

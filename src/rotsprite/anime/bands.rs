@@ -285,3 +285,34 @@ fn cut(work: &[i64], n: usize, size: usize, threads: usize) -> [usize; MAX_THREA
     cuts[threads] = size;
     cuts
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(cuts: &[usize; MAX_THREADS + 1], threads: usize, size: usize) {
+        assert_eq!(cuts[0], 0);
+        assert_eq!(cuts[threads], size);
+        assert!(cuts[..=threads].windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
+    }
+
+    #[test]
+    fn cuts_cover_every_row_in_order_and_follow_the_work() {
+        let (size, n) = (256, 512);
+        // No work: even rows.
+        let work = vec![0i64; 2 * (n + 1)];
+        for threads in [1, 2, 3, 8, 64] {
+            check(&cut(&work, n, size, threads), threads, size);
+        }
+        let even = cut(&work, n, size, 2);
+        assert!((120..=136).contains(&even[1]), "{}", even[1]);
+        // All the work in supersample rows 400..500 (output rows 200..250):
+        // two bands meet inside it.
+        let mut work = vec![0i64; n + 1];
+        work[400] += 1_000_000;
+        work[500] -= 1_000_000;
+        let c = cut(&work, n, size, 2);
+        check(&c, 2, size);
+        assert!((200..=250).contains(&c[1]), "{}", c[1]);
+    }
+}
