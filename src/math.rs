@@ -138,6 +138,33 @@ pub fn ceil_i32(v: f64) -> i32 {
     }
 }
 
+/// `trunc_i32(fmax(0, floor(v)))` in one step (the low corner of a box
+/// clamped to the grid): 0 for NaN and `v < 1`, `i32::MIN` when
+/// `floor(v) ≥ 2^31`, else the truncation.
+#[inline(always)]
+pub fn floor_clamp0_i32(v: f64) -> i32 {
+    if v >= 2147483648.0 {
+        i32::MIN
+    } else if v > 0.0 {
+        // SAFETY: 0 < v < 2^31.
+        unsafe { v.to_int_unchecked::<i32>() }
+    } else {
+        0
+    }
+}
+
+/// `trunc_i32(fmin(last, ceil(v)))` in one step, for an integral
+/// `last` in `[0, 2^31)` (the high corner of a box clamped to the grid):
+/// `last` for NaN and `v > last − 1`, else `ceil_i32(v)`.
+#[inline(always)]
+pub fn ceil_clamp_i32(v: f64, last: i32) -> i32 {
+    if v <= (last - 1) as f64 {
+        ceil_i32(v)
+    } else {
+        last
+    }
+}
+
 /// C `fmin(k, x)` for a constant `k` that is not NaN: `x` when `x < k`,
 /// else `k` (a NaN `x` and ties give `k`, as `fmin` does).
 #[inline(always)]
@@ -467,6 +494,27 @@ mod tests {
         for x in rounding_inputs().into_iter().chain(edges) {
             assert_eq!(floor_i32(x), trunc_i32(floor(x)), "floor_i32({x:e})");
             assert_eq!(ceil_i32(x), trunc_i32(ceil(x)), "ceil_i32({x:e})");
+        }
+    }
+
+    #[test]
+    fn fused_box_clamps_equal_the_composition() {
+        let more = [
+            -0.5, 0.5, 0.99, 1.0, 1.5, 1022.5, 1023.0, 1023.2, 1024.0, 511.0, 511.5, 4e9,
+        ];
+        for x in rounding_inputs().into_iter().chain(more) {
+            assert_eq!(
+                floor_clamp0_i32(x),
+                trunc_i32(fmax_k(0.0, floor(x))),
+                "floor_clamp0_i32({x:e})"
+            );
+            for last in [0, 1, 511, 1023] {
+                assert_eq!(
+                    ceil_clamp_i32(x, last),
+                    trunc_i32(fmin_k(last as f64, ceil(x))),
+                    "ceil_clamp_i32({x:e}, {last})"
+                );
+            }
         }
     }
 

@@ -293,7 +293,10 @@ mod tests {
     fn check(cuts: &[usize; MAX_THREADS + 1], threads: usize, size: usize) {
         assert_eq!(cuts[0], 0);
         assert_eq!(cuts[threads], size);
-        assert!(cuts[..=threads].windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
+        assert!(
+            cuts[..=threads].windows(2).all(|w| w[0] <= w[1]),
+            "{cuts:?}"
+        );
     }
 
     #[test]

@@ -77,6 +77,8 @@ pub(super) trait Lanes: Copy {
     unsafe fn gt(self, b: Self) -> Self::M;
     unsafe fn le(self, b: Self) -> Self::M;
     unsafe fn ge(self, b: Self) -> Self::M;
+    /// Lanes that are NaN.
+    unsafe fn isnan(self) -> Self::M;
     unsafe fn and(a: Self::M, b: Self::M) -> Self::M;
     unsafe fn or(a: Self::M, b: Self::M) -> Self::M;
     /// `!a & b`.
@@ -151,6 +153,10 @@ impl Lanes for f64 {
     #[inline(always)]
     unsafe fn ge(self, b: Self) -> bool {
         self >= b
+    }
+    #[inline(always)]
+    unsafe fn isnan(self) -> bool {
+        self.is_nan()
     }
     #[inline(always)]
     unsafe fn and(a: bool, b: bool) -> bool {
@@ -276,6 +282,10 @@ mod x86 {
             unsafe { _mm_cmpge_pd(self.0, b.0) }
         }
         #[inline(always)]
+        unsafe fn isnan(self) -> __m128d {
+            unsafe { _mm_cmpunord_pd(self.0, self.0) }
+        }
+        #[inline(always)]
         unsafe fn and(a: __m128d, b: __m128d) -> __m128d {
             unsafe { _mm_and_pd(a, b) }
         }
@@ -382,6 +392,10 @@ mod x86 {
         #[inline(always)]
         unsafe fn ge(self, b: Self) -> __m256d {
             unsafe { _mm256_cmp_pd::<_CMP_GE_OQ>(self.0, b.0) }
+        }
+        #[inline(always)]
+        unsafe fn isnan(self) -> __m256d {
+            unsafe { _mm256_cmp_pd::<_CMP_UNORD_Q>(self.0, self.0) }
         }
         #[inline(always)]
         unsafe fn and(a: __m256d, b: __m256d) -> __m256d {

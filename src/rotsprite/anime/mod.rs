@@ -210,7 +210,7 @@ fn restore(band: &mut Band<'_>, previous: [i32; 4]) {
 }
 
 /// Draws the rows of `item` that lie in `band`.
-#[inline]
+#[inline(always)]
 fn draw_item(band: &mut Band<'_>, item: &Item, points: &[R2DRotPoint], level: lanes::Level) {
     match item {
         Item::Quad(q) => quad::fill(band, q, &points[q.point as usize], level),

@@ -12,7 +12,7 @@ use super::super::rig::{
 };
 use super::super::types::{R2DRotModelPose, R2DRotPoint};
 use super::lanes::{Baseline, Lanes};
-use crate::math::{ceil, ceil_i32, floor, floor_i32, fmax, fmax_k, fmin, fmin_k, trunc_i32};
+use crate::math::{ceil_clamp_i32, ceil_i32, floor_clamp0_i32, floor_i32};
 
 /// A patch point's bilinear quad, ready for `QUAD_FILL` (§7). Kept small
 /// (112 bytes): the corner colours and the material footprint are read from
@@ -74,6 +74,35 @@ impl Item {
             Item::Quad(q) => (q.x1 - q.x0) as u32 + 1,
             Item::Splat(s) => (s.bx1 - s.bx0) as u32,
         }
+    }
+}
+
+/// The fmin and fmax of four values (§7 step 1: a NaN operand yields the
+/// other one; all NaN gives NaN), two lanes at a time. Only their order
+/// differs from the chain `((a ⊓ b) ⊓ c) ⊓ d`, which can change which zero
+/// comes out of a ±0 tie, and the box corners map ±0 to the same integer.
+#[inline(always)]
+fn min_max(a: &[f64; 4]) -> [f64; 2] {
+    // SAFETY: the baseline lanes are available on every CPU of the target.
+    unsafe {
+        let fmin =
+            |a: Baseline, b: Baseline| Baseline::select(Baseline::or(b.lt(a), a.isnan()), b, a);
+        let fmax =
+            |a: Baseline, b: Baseline| Baseline::select(Baseline::or(b.gt(a), a.isnan()), b, a);
+        let (mut lo, mut hi) = (Baseline::load_at(a, 0), Baseline::load_at(a, 0));
+        for i in (Baseline::W..4).step_by(Baseline::W) {
+            let x = Baseline::load_at(a, i);
+            (lo, hi) = (fmin(lo, x), fmax(hi, x));
+        }
+        let (mut l, mut h) = ([0.0; 4], [0.0; 4]);
+        lo.store(&mut l);
+        hi.store(&mut h);
+        let (mut mn, mut mx) = (l[0], h[0]);
+        for i in 1..Baseline::W {
+            mn = crate::math::fmin(mn, l[i]);
+            mx = crate::math::fmax(mx, h[i]);
+        }
+        [mn, mx]
     }
 }
 
@@ -363,19 +392,12 @@ impl<'a> Projector<'a> {
             Some(m) => m.parts[p.part as usize].one_sided.get(),
             None => p.part >= 16,
         };
-        let last = (self.n - 1) as f64;
-        let (mut minx, mut miny) = (v[0][0], v[1][0]);
-        let (mut maxx, mut maxy) = (minx, miny);
-        for j in 1..4 {
-            minx = fmin(minx, v[0][j]);
-            maxx = fmax(maxx, v[0][j]);
-            miny = fmin(miny, v[1][j]);
-            maxy = fmax(maxy, v[1][j]);
-        }
-        let x0 = trunc_i32(fmax_k(0.0, floor(minx)));
-        let x1 = trunc_i32(fmin_k(last, ceil(maxx)));
-        let y0 = trunc_i32(fmax_k(0.0, floor(miny)));
-        let y1 = trunc_i32(fmin_k(last, ceil(maxy)));
+        let [minx, maxx] = min_max(&v[0]);
+        let [miny, maxy] = min_max(&v[1]);
+        let x0 = floor_clamp0_i32(minx);
+        let x1 = ceil_clamp_i32(maxx, self.n - 1);
+        let y0 = floor_clamp0_i32(miny);
+        let y1 = ceil_clamp_i32(maxy, self.n - 1);
         if x0 > x1 || y0 > y1 {
             return None;
         }
@@ -438,5 +460,52 @@ impl<'a> Projector<'a> {
             by0: by0 as u16,
             by1: by1 as u16,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{ceil_clamp_i32, floor_clamp0_i32, fmax, fmin};
+
+    /// The box corners from [`min_max`] equal those of the fmin/fmax chains.
+    #[test]
+    fn min_max_gives_the_chain_box() {
+        let vals = [
+            0.0,
+            -0.0,
+            1.5,
+            -3.0,
+            1023.9,
+            2e9,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        let mut n = 0;
+        for a in vals {
+            for b in vals {
+                for c in vals {
+                    for d in [0.0, -0.0, f64::NAN, 7.25] {
+                        let v = [a, b, c, d];
+                        let (mut lo, mut hi) = (a, a);
+                        for &x in &v[1..] {
+                            lo = fmin(lo, x);
+                            hi = fmax(hi, x);
+                        }
+                        let [l, h] = min_max(&v);
+                        assert_eq!(floor_clamp0_i32(l), floor_clamp0_i32(lo), "{v:?}");
+                        assert_eq!(ceil_clamp_i32(h, 1023), ceil_clamp_i32(hi, 1023), "{v:?}");
+                        assert_eq!(l.is_nan(), lo.is_nan(), "{v:?}");
+                        if !lo.is_nan() {
+                            assert_eq!(l, lo, "{v:?}");
+                            assert_eq!(h, hi, "{v:?}");
+                        }
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 9 * 9 * 9 * 4);
     }
 }

@@ -29,6 +29,7 @@ struct Setup {
 }
 
 impl Setup {
+    #[inline(always)]
     fn new(q: &Quad) -> Self {
         let [xs, ys, _] = q.v;
         let bx = xs[1] - xs[0];
@@ -64,6 +65,7 @@ const LO: f64 = -1e-7;
 const HI: f64 = 1.0 + 1e-7;
 
 /// Fills the rows of `q` that lie in `band`.
+#[inline(always)]
 pub(super) fn fill(band: &mut Band<'_>, q: &Quad, p: &R2DRotPoint, level: Level) {
     let ya = (q.y0 as i32).max(band.r0);
     let yb = (q.y1 as i32).min(band.r1 - 1);

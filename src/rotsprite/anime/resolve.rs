@@ -57,14 +57,22 @@ pub(super) fn resolve_rows(
             .enumerate()
         {
             let x = x0 + i;
+            let top: [u8; 8] = c0[8 * x..8 * x + 8].try_into().unwrap();
+            let bottom: [u8; 8] = c1[8 * x..8 * x + 8].try_into().unwrap();
+            // No covered supersample: the pixel stays (0, 0, 0, 0) and its
+            // sample depth 0, as the full computation would leave them.
+            const ALPHAS: u64 = 0xFF00_0000_FF00_0000;
+            if (u64::from_le_bytes(top) | u64::from_le_bytes(bottom)) & ALPHAS == 0 {
+                continue;
+            }
             let mut sum = [0u32; 3];
             let mut alpha = 0u32;
             let mut nearest = -1e9f32;
             for (c, d) in [
-                (&c0[8 * x..8 * x + 4], d0[2 * x]),
-                (&c0[8 * x + 4..8 * x + 8], d0[2 * x + 1]),
-                (&c1[8 * x..8 * x + 4], d1[2 * x]),
-                (&c1[8 * x + 4..8 * x + 8], d1[2 * x + 1]),
+                (&top[..4], d0[2 * x]),
+                (&top[4..], d0[2 * x + 1]),
+                (&bottom[..4], d1[2 * x]),
+                (&bottom[4..], d1[2 * x + 1]),
             ] {
                 let a = c[3] as u32;
                 alpha += a;
@@ -75,12 +83,10 @@ pub(super) fn resolve_rows(
                     nearest = d;
                 }
             }
-            if alpha != 0 {
-                for k in 0..3 {
-                    px[k] = ((sum[k] + alpha / 2) / alpha) as u8;
-                }
-                *sd = (nearest as f64 * depth_scale) as f32;
+            for k in 0..3 {
+                px[k] = ((sum[k] + alpha / 2) / alpha) as u8;
             }
+            *sd = (nearest as f64 * depth_scale) as f32;
             px[3] = ((alpha + 2) / 4) as u8;
         }
     }
