@@ -102,19 +102,34 @@ pub fn draw_with(
     let prep = Prepared::new(view, frame.rig, &mut scratch.duals);
     let scale = scale_of(rig);
     let frame_terms = Terms {
-        view,
         rig,
         parts: &parts,
         prep: &prep,
-        scale,
+    };
+    // §6.3 steps 4–6: (px, py, depth) of a transformed point.
+    let place = |[x, y, z]: [f64; 3]| {
+        let [xr, yr, depth] = view.rotate([x, y, z]);
+        (xr * scale + 64.0, yr * scale + 64.0, depth)
     };
     // One loop per rig kind, so the transform is chosen once per frame.
     match prep.model {
-        Some((m, dq)) => points_loop(points, &frame_terms, depth, distance, out, |p| {
-            dq.xform_at(m, p.part, p.blend_part, p.blend_weight, [p.x, p.y, p.z])
-        }),
+        Some((m, dq)) => {
+            let fast = Placer::new(view, scale);
+            points_loop(points, &frame_terms, depth, distance, out, |p| {
+                if p.blend_part == 0 || p.blend_weight == 0 {
+                    // MODEL_XFORM without a blend is A·P.
+                    fast.place(&m.parts[p.part as usize].matrix, [p.x, p.y, p.z])
+                } else {
+                    place(dq.xform_at(m, p.part, p.blend_part, p.blend_weight, [p.x, p.y, p.z]))
+                }
+            })
+        }
         None => points_loop(points, &frame_terms, depth, distance, out, |p| {
-            legacy_xform_at(prep.legacy.as_ref(), p.part, [p.x, p.y, p.z])
+            place(legacy_xform_at(
+                prep.legacy.as_ref(),
+                p.part,
+                [p.x, p.y, p.z],
+            ))
         }),
     }
     Ok(())
@@ -122,14 +137,96 @@ pub fn draw_with(
 
 /// The per-frame values of the point loop.
 struct Terms<'a> {
-    view: &'a View,
     rig: Option<&'a Rig<'a>>,
     parts: &'a Parts,
     prep: &'a Prepared<'a>,
+}
+
+/// `A·P`, rotated by the view, scaled and offset (§1.2 step 1, §6.3 steps
+/// 4–6) with the two rows of each step in one SSE2 register: every lane
+/// does the scalar operations in the scalar order (a − b·c is a + (−b)·c
+/// exactly), so the results are those of `mat_apply`, `View::rotate` and the
+/// scale, bit for bit.
+struct Placer {
+    #[cfg(target_arch = "x86_64")]
+    lanes: [[f64; 2]; 6],
+    #[cfg(not(target_arch = "x86_64"))]
+    view: View,
     scale: f64,
 }
 
-/// §6.3 for every point, with the frame's `xform` (§2.1).
+impl Placer {
+    fn new(v: &View, scale: f64) -> Self {
+        Placer {
+            #[cfg(target_arch = "x86_64")]
+            lanes: [
+                [v.cy, -v.sy],
+                [v.sy, v.cy],
+                [v.cp, v.sp],
+                [-v.sp, v.cp],
+                [scale, scale],
+                [64.0, 64.0],
+            ],
+            #[cfg(not(target_arch = "x86_64"))]
+            view: *v,
+            scale,
+        }
+    }
+
+    /// (px, py, depth) of point `p` under matrix `m`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn place(&self, m: &[f64; 12], p: [f32; 3]) -> (f64, f64, f64) {
+        use std::arch::x86_64::*;
+        let _ = self.scale;
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the
+        // 2-element arrays and matrix rows they name.
+        unsafe {
+            let ld = |a: &[f64; 2]| _mm_loadu_pd(a.as_ptr());
+            let pair = |i: usize| _mm_set_pd(m[4 + i], m[i]);
+            let (x, y, z) = (p[0] as f64, p[1] as f64, p[2] as f64);
+            // Rows 0 and 1 of A·P: ((m0·x + m1·y) + m2·z) + m3.
+            let xy = _mm_add_pd(
+                _mm_add_pd(
+                    _mm_add_pd(
+                        _mm_mul_pd(pair(0), _mm_set1_pd(x)),
+                        _mm_mul_pd(pair(1), _mm_set1_pd(y)),
+                    ),
+                    _mm_mul_pd(pair(2), _mm_set1_pd(z)),
+                ),
+                pair(3),
+            );
+            let zz = m[8] * x + m[9] * y + m[10] * z + m[11];
+            let l = &self.lanes;
+            // [xr, zr] = [cy, −sy]·X + [sy, cy]·Z
+            let xz = _mm_add_pd(
+                _mm_mul_pd(ld(&l[0]), _mm_unpacklo_pd(xy, xy)),
+                _mm_mul_pd(ld(&l[1]), _mm_set1_pd(zz)),
+            );
+            // [yr, depth] = [cp, sp]·Y + [−sp, cp]·zr
+            let yd = _mm_add_pd(
+                _mm_mul_pd(ld(&l[2]), _mm_unpackhi_pd(xy, xy)),
+                _mm_mul_pd(ld(&l[3]), _mm_unpackhi_pd(xz, xz)),
+            );
+            // [px, py] = [xr, yr]·scale + 64
+            let pxy = _mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(xz, yd), ld(&l[4])), ld(&l[5]));
+            let mut o = [0.0; 2];
+            _mm_storeu_pd(o.as_mut_ptr(), pxy);
+            (o[0], o[1], _mm_cvtsd_f64(_mm_unpackhi_pd(yd, yd)))
+        }
+    }
+
+    /// (px, py, depth) of point `p` under matrix `m`.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn place(&self, m: &[f64; 12], p: [f32; 3]) -> (f64, f64, f64) {
+        let a = crate::math::mat_apply(m, [p[0] as f64, p[1] as f64, p[2] as f64]);
+        let [xr, yr, depth] = self.view.rotate(a);
+        (xr * self.scale + 64.0, yr * self.scale + 64.0, depth)
+    }
+}
+
+/// §6.3 for every point, with the frame's placement (steps 4–6).
 #[inline(always)]
 fn points_loop(
     points: &[R2DRotPoint],
@@ -137,7 +234,7 @@ fn points_loop(
     depth: &mut [f32; DRAW_PIXELS],
     distance: &mut [f32; DRAW_PIXELS],
     out: &mut [u8; DRAW_OUT_BYTES],
-    xform: impl Fn(&R2DRotPoint) -> [f64; 3],
+    place: impl Fn(&R2DRotPoint) -> (f64, f64, f64),
 ) {
     for p in points {
         // Steps 1–3 (side-effect free, so their order is free).
@@ -148,9 +245,7 @@ fn points_loop(
         {
             continue;
         }
-        let [xr, yr, z] = t.view.rotate(xform(p));
-        let px = xr * t.scale + 64.0;
-        let py = yr * t.scale + 64.0;
+        let (px, py, z) = place(p);
         splat(depth, distance, out, px, py, z, p.rgba);
     }
 }

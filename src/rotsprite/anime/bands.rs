@@ -26,7 +26,7 @@ use std::thread;
 
 use super::project::{Item, Projector, Tables};
 use super::resolve::{self, Samples};
-use super::{Band, Frame, RenderError, WorkspaceBufs, draw_item, restore};
+use super::{Band, Frame, RenderError, WorkspaceBufs, draw_items, restore};
 use crate::rotsprite::R2DRotPoint;
 use crate::rotsprite::anime::lanes::Level;
 
@@ -176,14 +176,15 @@ pub(super) fn render(
                 };
                 let job = move || {
                     restore(&mut band, previous);
-                    for list in lists {
-                        for item in *list {
+                    let (r0, r1) = (band.r0, band.r1);
+                    let mut rest = lists.iter().flat_map(|l| l.iter());
+                    draw_items(&mut band, points, level, || {
+                        rest.find(|item| {
                             let (ya, yb) = item.rows();
-                            if ya < band.r1 && yb > band.r0 {
-                                draw_item(&mut band, item, points, level);
-                            }
-                        }
-                    }
+                            ya < r1 && yb > r0
+                        })
+                        .copied()
+                    });
                     let samples = Samples {
                         depth: band.depth,
                         rgba: band.rgba,

@@ -209,12 +209,48 @@ fn restore(band: &mut Band<'_>, previous: [i32; 4]) {
     }
 }
 
-/// Draws the rows of `item` that lie in `band`.
-#[inline(always)]
-fn draw_item(band: &mut Band<'_>, item: &Item, points: &[R2DRotPoint], level: lanes::Level) {
-    match item {
-        Item::Quad(q) => quad::fill(band, q, &points[q.point as usize], level),
-        Item::Splat(s) => splat::splat(band, s),
+/// Draws, in order, the rows that lie in `band` of every item `next`
+/// yields, with the quad fill compiled for the CPU's SIMD level (the whole
+/// loop is compiled once per level, so the fill is inlined into it).
+fn draw_items(
+    band: &mut Band<'_>,
+    points: &[R2DRotPoint],
+    level: lanes::Level,
+    next: impl FnMut() -> Option<Item>,
+) {
+    #[inline(always)]
+    unsafe fn run<L: lanes::Lanes>(
+        band: &mut Band<'_>,
+        points: &[R2DRotPoint],
+        mut next: impl FnMut() -> Option<Item>,
+    ) {
+        while let Some(item) = next() {
+            match item {
+                // SAFETY: forwarded from the caller.
+                Item::Quad(q) => unsafe { quad::fill::<L>(band, &q, &points[q.point as usize]) },
+                Item::Splat(s) => splat::splat(band, &s),
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(
+        band: &mut Band<'_>,
+        points: &[R2DRotPoint],
+        next: impl FnMut() -> Option<Item>,
+    ) {
+        // SAFETY: only entered when the CPU has AVX2.
+        unsafe { run::<lanes::Avx2>(band, points, next) }
+    }
+    match level {
+        // SAFETY: Level::Avx2 is chosen only when the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        lanes::Level::Avx2 => unsafe { run_avx2(band, points, next) },
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        #[cfg(target_arch = "x86_64")]
+        lanes::Level::Sse2 => unsafe { run::<lanes::Sse2>(band, points, next) },
+        // SAFETY: plain f64 arithmetic.
+        _ => unsafe { run::<f64>(band, points, next) },
     }
 }
 
@@ -312,11 +348,10 @@ fn render_with(
     let proj = Projector::new(frame, size, &mut scratch.tables);
     let level = lanes::Level::get();
     let mut bounds = [n as i32, n as i32, 0, 0];
-    for (i, p) in points.iter().enumerate() {
-        if let Some(item) = proj.item(p, i as u32, &mut bounds) {
-            draw_item(&mut band, &item, points, level);
-        }
-    }
+    let mut rest = points.iter().enumerate();
+    draw_items(&mut band, points, level, || {
+        rest.find_map(|(i, p)| proj.item(p, i as u32, &mut bounds))
+    });
     *ws.bounds = bounds;
     let region = resolve::region(bounds);
     let samples = resolve::Samples {

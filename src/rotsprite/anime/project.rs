@@ -77,6 +77,50 @@ impl Item {
     }
 }
 
+/// The four corner positions of a patch point (§8.4 step 3.1): per axis
+/// `p.a + ((u·du + w·dv) + uw·duv)` in float arithmetic, then promoted,
+/// as `c[axis][corner]` for corners (u, w) = (0,0), (1,0), (0,1), (1,1).
+#[inline(always)]
+fn corners(p: &R2DRotPoint) -> [[f64; 4]; 3] {
+    let mut c = [[0.0f64; 4]; 3];
+    let base = [p.x, p.y, p.z];
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86-64 baseline; the stores write the
+    // 2-element halves of 4-element arrays. Each lane does the scalar float
+    // operations in the scalar order.
+    unsafe {
+        use std::arch::x86_64::*;
+        let u = _mm_set_ps(1.0, 0.0, 1.0, 0.0);
+        let w = _mm_set_ps(1.0, 1.0, 0.0, 0.0);
+        let uw = _mm_set_ps(1.0, 0.0, 0.0, 0.0);
+        for (a, out) in c.iter_mut().enumerate() {
+            let off = _mm_add_ps(
+                _mm_add_ps(
+                    _mm_mul_ps(u, _mm_set1_ps(p.du[a])),
+                    _mm_mul_ps(w, _mm_set1_ps(p.dv[a])),
+                ),
+                _mm_mul_ps(uw, _mm_set1_ps(p.duv[a])),
+            );
+            let pos = _mm_add_ps(_mm_set1_ps(base[a]), off);
+            _mm_storeu_pd(out.as_mut_ptr(), _mm_cvtps_pd(pos));
+            _mm_storeu_pd(
+                out.as_mut_ptr().add(2),
+                _mm_cvtps_pd(_mm_movehl_ps(pos, pos)),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for j in 0..4 {
+        let (u, w) = ((j % 2) as f32, (j / 2) as f32);
+        let uw = u * w;
+        for a in 0..3 {
+            let off = ((u * p.du[a]) + (w * p.dv[a])) + (uw * p.duv[a]);
+            c[a][j] = (base[a] + off) as f64;
+        }
+    }
+    c
+}
+
 /// The fmin and fmax of four values (§7 step 1: a NaN operand yields the
 /// other one; all NaN gives NaN), two lanes at a time. Only their order
 /// differs from the chain `((a ⊓ b) ⊓ c) ⊓ d`, which can change which zero
@@ -339,16 +383,7 @@ impl<'a> Projector<'a> {
 
     /// The four vertices of a patch point and their box (§8.4 step 3, §7 steps 1–2).
     fn quad(&self, p: &R2DRotPoint, index: u32, bounds: &mut [i32; 4]) -> Option<Quad> {
-        // Corner positions in float arithmetic (step 3.1), then promoted.
-        let mut c = [[0.0f64; 4]; 3];
-        for j in 0..4 {
-            let (u, w) = ((j % 2) as f32, (j / 2) as f32);
-            let uw = u * w;
-            let off = |a: usize| ((u * p.du[a]) + (w * p.dv[a])) + (uw * p.duv[a]);
-            c[0][j] = (p.x + off(0)) as f64;
-            c[1][j] = (p.y + off(1)) as f64;
-            c[2][j] = (p.z + off(2)) as f64;
-        }
+        let c = corners(p);
         let mut v = [[0.0f64; 4]; 3];
         let mut each = |f: &dyn Fn(usize) -> [f64; 3]| {
             for j in 0..4 {

@@ -8,7 +8,7 @@
 //! colour and store (steps 4.3.6–4.3.11), which read and write the buffers.
 
 use super::Band;
-use super::lanes::{Lanes, Level};
+use super::lanes::Lanes;
 use super::project::Quad;
 use crate::math::{colour_loses, fmax_k, fmin_k, round};
 use crate::rotsprite::R2DRotPoint;
@@ -64,16 +64,19 @@ impl Setup {
 const LO: f64 = -1e-7;
 const HI: f64 = 1.0 + 1e-7;
 
-/// Fills the rows of `q` that lie in `band`.
+/// Fills the rows of `q` that lie in `band`, W pixels per instruction.
+///
+/// # Safety
+/// `L`'s instructions must be available (callers are compiled per level,
+/// see `super::draw_items`).
 #[inline(always)]
-pub(super) fn fill(band: &mut Band<'_>, q: &Quad, p: &R2DRotPoint, level: Level) {
+pub(super) unsafe fn fill<L: Lanes>(band: &mut Band<'_>, q: &Quad, p: &R2DRotPoint) {
     let ya = (q.y0 as i32).max(band.r0);
     let yb = (q.y1 as i32).min(band.r1 - 1);
     if ya > yb {
         return;
     }
     let s = Setup::new(q);
-    let linear = s.a.abs() <= s.eps;
     let job = Job {
         q,
         s: &s,
@@ -82,27 +85,12 @@ pub(super) fn fill(band: &mut Band<'_>, q: &Quad, p: &R2DRotPoint, level: Level)
         ya,
         yb,
     };
-    #[cfg(target_arch = "x86_64")]
-    {
-        use super::lanes::{Avx2, Sse2};
-        match (level, linear) {
-            // SAFETY: Level::Avx2 is chosen only when the CPU has AVX2.
-            (Level::Avx2, true) => return unsafe { rows_avx2::<true>(band, &job) },
-            (Level::Avx2, false) => return unsafe { rows_avx2::<false>(band, &job) },
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            (Level::Sse2, true) => return unsafe { rows::<Sse2, true>(band, &job) },
-            (Level::Sse2, false) => return unsafe { rows::<Sse2, false>(band, &job) },
-            (Level::Scalar, _) => {}
-        }
-        let _ = Avx2::W;
-    }
-    let _ = level;
-    // SAFETY: the scalar lanes are plain f64 arithmetic.
+    // SAFETY: forwarded.
     unsafe {
-        if linear {
-            rows::<f64, true>(band, &job)
+        if s.a.abs() <= s.eps {
+            rows::<L, true>(band, &job)
         } else {
-            rows::<f64, false>(band, &job)
+            rows::<L, false>(band, &job)
         }
     }
 }
@@ -114,13 +102,6 @@ struct Job<'a> {
     colors: &'a [[u8; 4]; 4],
     ya: i32,
     yb: i32,
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn rows_avx2<const LINEAR: bool>(band: &mut Band<'_>, job: &Job<'_>) {
-    // SAFETY: this function is only entered when AVX2 is available.
-    unsafe { rows::<super::lanes::Avx2, LINEAR>(band, job) }
 }
 
 /// The root search of one group of lanes: the masks of the two roots and
