@@ -10,7 +10,9 @@
 # measured the same way), their ratio and whether the call's output matched the
 # manifest. Exit 1 if a call's output differs from the manifest. Without valgrind it
 # prints one line and exits 0. Environment: JOBS (parallel valgrind runs, default 1),
-# CG_DIR (keep one callgrind file per call, for callgrind_annotate).
+# CG_DIR (keep one callgrind file per call, for callgrind_annotate), RE2D_SIMD (passed
+# to the library: sse2 or scalar measure the baseline-x86-64 or scalar quad fill; the
+# default is the CPU's best, AVX2 where valgrind and the CPU have it).
 set -euo pipefail
 
 die() { echo "bench-ir: $*" >&2; exit 2; }
@@ -38,14 +40,14 @@ ${CC:-cc} -O2 -std=gnu11 -Wall -Wextra -I"$repo/include" -I"$repo/ffi-tests" -I"
 ln -s "$lib" "$tmp/lib.so"
 run_group() {
     local base="$tmp/cg.$1.$2" rc=0
-    env -i "$valgrind" --tool=callgrind --toggle-collect=measured_call \
+    env -i ${RE2D_SIMD:+RE2D_SIMD=$RE2D_SIMD} "$valgrind" --tool=callgrind --toggle-collect=measured_call \
         --dump-after=measured_call --callgrind-out-file="$base" --log-file="$base.vg" \
         "$tmp/replay" "$tmp/lib.so" "$raw" "$1" "$2" >"$base.calls" 2>"$base.err" || rc=$?
     echo $rc >"$base.rc"
 }
 export -f run_group
 valgrind=$(command -v valgrind)
-export tmp raw valgrind
+export tmp raw valgrind RE2D_SIMD
 echo "bench-ir: $(wc -l <"$tmp/groups.txt") op groups under callgrind, ${JOBS:=1} at a time" >&2
 xargs -P "$JOBS" -L 1 bash -c 'run_group "$@"' _ <"$tmp/groups.txt"
 
@@ -53,7 +55,7 @@ xargs -P "$JOBS" -L 1 bash -c 'run_group "$@"' _ <"$tmp/groups.txt"
 fail=0
 {
     echo "Ir: instructions executed inside each call (callgrind), millions; C: the existing C library"
-    echo "(benches/ir/baseline-c.tsv); ratio = re2d / C. Library: \`$(basename "$1")\`."
+    echo "(benches/ir/baseline-c.tsv); ratio = re2d / C. Library: \`$(basename "$1")\`${RE2D_SIMD:+, RE2D_SIMD=$RE2D_SIMD}."
     echo
     echo "| atlas | op | call | Ir (M) | C (M) | ratio | output |"
     echo "|---|---|---:|---:|---:|---:|---|"
