@@ -90,7 +90,7 @@ pub(super) fn render(
     depth_scale: f64,
 ) -> Result<(), RenderError> {
     let n = 2 * size;
-    // At least two output rows per band.
+    // At most MAX_THREADS bands, and never more bands than pairs of output rows.
     let threads = threads.clamp(1, MAX_THREADS).min(size / 2);
     scratch.reserve(points.len(), threads, n)?;
     let proj = Projector::new(frame, size, &mut scratch.tables);
