@@ -18,6 +18,7 @@
 //! | `render.rs` | a small flat-shaded CPU rasteriser for previews | — |
 
 pub mod anim;
+pub mod export;
 mod anim_check;
 mod check;
 mod model;
@@ -28,4 +29,4 @@ pub mod synth;
 pub mod tables;
 
 pub use model::{Model, NodeLayout};
-pub use read::{decode, read, validate};
+pub use read::{decode, read, validate, validate_with};

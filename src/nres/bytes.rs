@@ -37,13 +37,6 @@ pub(crate) fn get16(b: &[u8], o: usize) -> Option<u16> {
     Some(u16::from_le_bytes([s[0], s[1]]))
 }
 
-/// `u32` at any offset, `None` past the end.
-#[inline]
-pub(crate) fn get32(b: &[u8], o: usize) -> Option<u32> {
-    let s = b.get(o..o.checked_add(4)?)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
 /// Rounds `n` up to a multiple of 8 (64-bit, saturating).
 #[inline]
 pub(crate) fn align8(n: u64) -> u64 {

@@ -196,11 +196,6 @@ impl Findings {
         });
     }
 
-    /// Whether any finding so far is a strict error.
-    pub(crate) fn has_strict_error(&self) -> bool {
-        self.list.iter().any(|f| f.strict_error)
-    }
-
     /// The findings, with one summary per code that went over the cap.
     pub(crate) fn finish(mut self) -> Vec<Finding> {
         let mut over: Vec<_> = self.over.into_iter().collect();

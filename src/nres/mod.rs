@@ -11,6 +11,7 @@
 //! | `read.rs` | decoding: limits, header, directory, every §1.6 check, profiles, validator | §1.2, §1.6 |
 //! | `lookup.rs` | canonical `sort_index` permutation, case-insensitive lookup | §1.5 |
 //! | `write.rs` | lossless encode, edits (replace/add/remove/rename), canonical repack | §1.7 |
+//! | `manifest.rs` | `extract`/`pack` manifest, JSON form of entries | §8 |
 //!
 //! ```
 //! use re2d::{limits::Limits, nres};
@@ -27,6 +28,7 @@ pub(crate) mod bytes;
 mod archive;
 mod issue;
 mod lookup;
+pub mod manifest;
 pub mod name;
 mod read;
 mod write;

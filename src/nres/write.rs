@@ -11,8 +11,6 @@
 //!   with zeros to 8 bytes, canonical `sort_index`, names kept (bytes after
 //!   the NUL included), unindexed regions dropped.
 
-use std::borrow::Cow;
-
 use super::archive::{Archive, ENTRY_SIZE, Entry, HEADER_SIZE, MAGIC, VERSION, payload_in};
 use super::bytes::align8;
 use super::issue::Issue;
@@ -195,6 +193,20 @@ impl Archive<'_> {
         name_raw: [u8; NAME_FIELD],
         data: &[u8],
     ) -> Result<usize, Issue> {
+        let i = self.push_entry(type_id, attrs, name_raw, data)?;
+        self.names_changed();
+        Ok(i)
+    }
+
+    /// [`Archive::add_entry_raw`] without recomputing `sort_index` (callers
+    /// that add many entries and then encode canonically).
+    pub(crate) fn push_entry(
+        &mut self,
+        type_id: u32,
+        attrs: [u32; 3],
+        name_raw: [u8; NAME_FIELD],
+        data: &[u8],
+    ) -> Result<usize, Issue> {
         if name_of(&name_raw).is_none() {
             return Err(err(
                 "E_NRES_NAME_INVALID",
@@ -216,7 +228,6 @@ impl Archive<'_> {
             size: data.len() as u32,
             sort_index: 0,
         });
-        self.names_changed();
         Ok(self.entries.len() - 1)
     }
 
@@ -235,17 +246,5 @@ impl Archive<'_> {
         self.entries[i].name_raw = raw;
         self.names_changed();
         Ok(())
-    }
-
-    /// Replaces the data region wholesale (used by tests to build odd layouts).
-    #[doc(hidden)]
-    pub fn from_parts(region: Vec<u8>, entries: Vec<Entry>) -> Archive<'static> {
-        let lookup_sorted = usable(&entries);
-        Archive {
-            region: Cow::Owned(region),
-            entries,
-            max_payload: u64::MAX,
-            lookup_sorted,
-        }
     }
 }
