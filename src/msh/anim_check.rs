@@ -121,7 +121,10 @@ pub(crate) fn check(m: &mut Model<'_>, f: &mut Findings) {
                 "W_ANIM_FIRST_TIME",
                 Some(RES_KEYS),
                 Some(start as u64),
-                format!("node {i}: the track's first key {start} has time {}, not 0", k0.time),
+                format!(
+                    "node {i}: the track's first key {start} has time {}, not 0",
+                    k0.time
+                ),
             );
         }
         if let Some(kl) = m.key(fb as usize)

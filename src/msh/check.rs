@@ -35,10 +35,9 @@ use crate::nres::{Archive, Findings};
 use super::model::{Model, NodeLayout};
 use super::names;
 use super::tables::{
-    BATCH_STRIDE, CORE_TYPES, HEADER_SIZE, NODE_STRIDE, NODE_STRIDE_LEGACY, NONE16,
-    REQUIRED_TYPES, RES_AUX20, RES_BATCHES, RES_INDICES, RES_KEYS, RES_MAP, RES_NAMES, RES_NODES,
-    RES_NORMALS, RES_POSITIONS, RES_SLOTS, RES_TRIS, RES_UV0, SLOT_STRIDE, TRI_STRIDE,
-    expected_attr3, stride,
+    BATCH_STRIDE, CORE_TYPES, HEADER_SIZE, NODE_STRIDE, NODE_STRIDE_LEGACY, NONE16, REQUIRED_TYPES,
+    RES_AUX20, RES_BATCHES, RES_INDICES, RES_KEYS, RES_MAP, RES_NAMES, RES_NODES, RES_NORMALS,
+    RES_POSITIONS, RES_SLOTS, RES_TRIS, RES_UV0, SLOT_STRIDE, TRI_STRIDE, expected_attr3, stride,
 };
 
 fn tname(t: u32) -> String {
@@ -100,7 +99,11 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
             None,
             format!(
                 "required table(s) {} missing or unreadable{hint}",
-                missing.iter().map(|&t| tname(t)).collect::<Vec<_>>().join(", ")
+                missing
+                    .iter()
+                    .map(|&t| tname(t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
         return None;
@@ -245,7 +248,12 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
                 "E_MSH_ATTR_COUNT",
                 Some(t),
                 None,
-                format!("{}.attr1 is {}, the table has {} records", tname(t), e.attr1, count(t)),
+                format!(
+                    "{}.attr1 is {}, the table has {} records",
+                    tname(t),
+                    e.attr1,
+                    count(t)
+                ),
             );
         }
     }
@@ -294,7 +302,10 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
                     "E_MSH_STREAM_COUNT",
                     Some(t),
                     None,
-                    format!("{} has {c} records for {vertices} vertices; {what}", tname(t)),
+                    format!(
+                        "{} has {c} records for {vertices} vertices; {what}",
+                        tname(t)
+                    ),
                 );
             }
         }
@@ -307,7 +318,9 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
             "positions unusable: every batch is dropped",
         );
     }
-    let n1b = entry[1].and_then(|i| archive.payload(i as usize)).unwrap_or(&[]);
+    let n1b = entry[1]
+        .and_then(|i| archive.payload(i as usize))
+        .unwrap_or(&[]);
     // --- check 7: slot references
     if layout == NodeLayout::Stride38 && !dropped[RES_SLOTS as usize] {
         for (i, rec) in n1b.chunks_exact(NODE_STRIDE).enumerate() {

@@ -16,11 +16,15 @@
 //! | `synth.rs` | synthetic models from a seed with an independent byte-level encoder | §9.1 |
 //! | `export/` | geometry selection, OBJ, glTF 2.0 (`.glb`/`.gltf`) | §7 |
 //! | `render.rs` | a small flat-shaded CPU rasteriser for previews | — |
+//! | `invariants.rs` | the checks run by the fuzz targets and the corpus replay test | §9.6 |
 
 pub mod anim;
-pub mod export;
 mod anim_check;
 mod check;
+pub mod edit;
+pub mod export;
+#[doc(hidden)]
+pub mod invariants;
 mod model;
 pub mod names;
 pub mod pose;

@@ -201,7 +201,9 @@ impl<'a> Model<'a> {
     /// Usable batches of slot `i`, in order (dropped batches are skipped).
     pub fn slot_batches(&self, i: usize) -> impl Iterator<Item = (usize, Batch)> + '_ {
         let range = match (self.slot_usable(i), self.slot(i)) {
-            (true, Some(s)) => s.batch_start as usize..s.batch_start as usize + s.batch_count as usize,
+            (true, Some(s)) => {
+                s.batch_start as usize..s.batch_start as usize + s.batch_count as usize
+            }
             _ => 0..0,
         };
         range.filter_map(move |b| self.batch(b).map(|x| (b, x)))
@@ -233,9 +235,7 @@ impl<'a> Model<'a> {
     pub fn batch_index_bytes(&self, b: &Batch) -> &[u8] {
         let n = (b.index_count as usize / 3) * 3;
         let s = b.index_start as usize * 2;
-        self.table(RES_INDICES)
-            .get(s..s + n * 2)
-            .unwrap_or(&[])
+        self.table(RES_INDICES).get(s..s + n * 2).unwrap_or(&[])
     }
 
     /// Vertex index `k` of a batch's triangle list (index + base_vertex).

@@ -31,7 +31,8 @@ pub fn walk(payload: &[u8], nodes: usize) -> NameWalk {
             break;
         }
         let c = cur as usize;
-        let n = u32::from_le_bytes([payload[c], payload[c + 1], payload[c + 2], payload[c + 3]]) as u64;
+        let n =
+            u32::from_le_bytes([payload[c], payload[c + 1], payload[c + 2], payload[c + 3]]) as u64;
         let next = cur + 4 + if n > 0 { n + 1 } else { 0 };
         if next > len {
             problem = Some(format!(

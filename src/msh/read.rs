@@ -137,7 +137,12 @@ pub fn validate(bytes: &[u8], entry: Option<&[u8]>, limits: &Limits) -> Report {
 /// The validator under a profile: strict → every §1.6/§4.1 violation is an
 /// error; tolerant → only what the tolerant reader cannot survive is an
 /// error, everything else (with what it drops) is a diagnostic.
-pub fn validate_with(bytes: &[u8], entry: Option<&[u8]>, profile: Profile, limits: &Limits) -> Report {
+pub fn validate_with(
+    bytes: &[u8],
+    entry: Option<&[u8]>,
+    profile: Profile,
+    limits: &Limits,
+) -> Report {
     let findings = read_all(bytes, entry, limits).1;
     match profile {
         Profile::Strict => Report::from_findings(&findings),

@@ -376,7 +376,10 @@ impl Build {
                 let v = if self.keys[b].time <= ff {
                     b
                 } else {
-                    (a..=b).rev().find(|&j| self.keys[j].time <= ff).unwrap_or(a)
+                    (a..=b)
+                        .rev()
+                        .find(|&j| self.keys[j].time <= ff)
+                        .unwrap_or(a)
                 };
                 self.map.push(v as u16);
             }
@@ -404,7 +407,11 @@ impl Build {
             }
             r1.extend_from_slice(&rec);
         }
-        t.push(Table::new(1, [n, 0, if res1_stride24 { 24 } else { 38 }], r1));
+        t.push(Table::new(
+            1,
+            [n, 0, if res1_stride24 { 24 } else { 38 }],
+            r1,
+        ));
         // Res2
         let mut r2 = Vec::new();
         let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
@@ -422,13 +429,21 @@ impl Build {
                 pf(&mut r2, if c >> k & 1 == 1 { hi[k] } else { lo[k] });
             }
         }
-        let ctr = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, (lo[2] + hi[2]) / 2.0];
+        let ctr = [
+            (lo[0] + hi[0]) / 2.0,
+            (lo[1] + hi[1]) / 2.0,
+            (lo[2] + hi[2]) / 2.0,
+        ];
         let rad = self
             .pos
             .iter()
-            .map(|p| ((p[0] - ctr[0]).powi(2) + (p[1] - ctr[1]).powi(2) + (p[2] - ctr[2]).powi(2)).sqrt())
+            .map(|p| {
+                ((p[0] - ctr[0]).powi(2) + (p[1] - ctr[1]).powi(2) + (p[2] - ctr[2]).powi(2)).sqrt()
+            })
             .fold(0.0f32, f32::max);
-        for v in [ctr[0], ctr[1], ctr[2], rad, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 0.0] {
+        for v in [
+            ctr[0], ctr[1], ctr[2], rad, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 0.0,
+        ] {
             pf(&mut r2, v);
         }
         for s in &self.slots {
@@ -444,7 +459,9 @@ impl Build {
                 (s.min[1] + s.max[1]) / 2.0,
                 (s.min[2] + s.max[2]) / 2.0,
             ];
-            let r = ((s.max[0] - c[0]).powi(2) + (s.max[1] - c[1]).powi(2) + (s.max[2] - c[2]).powi(2)).sqrt();
+            let r =
+                ((s.max[0] - c[0]).powi(2) + (s.max[1] - c[1]).powi(2) + (s.max[2] - c[2]).powi(2))
+                    .sqrt();
             for v in [c[0], c[1], c[2], r] {
                 pf(&mut r2, v);
             }
@@ -513,7 +530,11 @@ impl Build {
         for w in &self.map {
             p16(&mut r19, *w);
         }
-        t.push(Table::new(19, [self.map.len() as u32, self.frame_count, 2], r19));
+        t.push(Table::new(
+            19,
+            [self.map.len() as u32, self.frame_count, 2],
+            r19,
+        ));
         // Res10
         let mut r10 = Vec::new();
         for nd in &self.nodes {
@@ -803,7 +824,11 @@ fn hierarchy(rng: &mut Rng) -> Build {
 
 fn nested(rng: &mut Rng) -> Synth {
     let inner = hierarchy(rng).finish(&Layout::canonical());
-    let mut readme = Table::new(0x5458_4554, [0, 0, 0], b"synthetic nested model for re2d tests\n".to_vec());
+    let mut readme = Table::new(
+        0x5458_4554,
+        [0, 0, 0],
+        b"synthetic nested model for re2d tests\n".to_vec(),
+    );
     readme.set_name("README.TXT");
     let mut unit = Table::new(0x4853_4D00, [1, 0, 0], inner.bytes);
     unit.set_name("UNIT.MSH");
@@ -902,7 +927,11 @@ fn quirks(rng: &mut Rng, stride24: bool) -> Synth {
     Synth {
         bytes,
         entry: None,
-        nodes: if stride24 { vec![] } else { std::mem::take(&mut b.info) },
+        nodes: if stride24 {
+            vec![]
+        } else {
+            std::mem::take(&mut b.info)
+        },
         frame_count: b.frame_count,
         key_times: std::mem::take(&mut b.key_times),
     }

@@ -14,7 +14,12 @@ use super::name::{compare, eq};
 pub fn canonical_order(entries: &[Entry]) -> Vec<u32> {
     let mut p: Vec<u32> = (0..entries.len() as u32).collect();
     // stable: equal names keep ascending index order
-    p.sort_by(|&a, &b| compare(entries[a as usize].sort_key(), entries[b as usize].sort_key()));
+    p.sort_by(|&a, &b| {
+        compare(
+            entries[a as usize].sort_key(),
+            entries[b as usize].sort_key(),
+        )
+    });
     p
 }
 

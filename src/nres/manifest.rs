@@ -159,7 +159,10 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Vec<ManifestEntry>, Issue> {
                 let mut r = [0u8; NAME_FIELD];
                 r.copy_from_slice(&b);
                 if name_of(&r).is_none() {
-                    return Err(bad(format!("{}: the name field has no NUL", at("name_raw_hex"))));
+                    return Err(bad(format!(
+                        "{}: the name field has no NUL",
+                        at("name_raw_hex")
+                    )));
                 }
                 r
             }
@@ -167,8 +170,9 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Vec<ManifestEntry>, Issue> {
                 let t = n
                     .as_str()
                     .ok_or_else(|| bad(format!("{} must be a string", at("name"))))?;
-                let b = utf8_to_cp1251(t)
-                    .ok_or_else(|| bad(format!("{}: not representable in Windows-1251", at("name"))))?;
+                let b = utf8_to_cp1251(t).ok_or_else(|| {
+                    bad(format!("{}: not representable in Windows-1251", at("name")))
+                })?;
                 field_for(&b).map_err(|m| bad(format!("{}: {m}", at("name"))))?
             }
             (None, None) => return Err(bad(format!("{} or name_raw_hex is required", at("name")))),

@@ -24,8 +24,8 @@
 //! # Ok::<(), nres::Issue>(())
 //! ```
 
-pub(crate) mod bytes;
 mod archive;
+pub(crate) mod bytes;
 mod issue;
 mod lookup;
 pub mod manifest;
@@ -34,7 +34,7 @@ mod read;
 mod write;
 
 pub use archive::{Archive, ENTRY_SIZE, Entry, HEADER_SIZE, MAGIC, VERSION};
-pub use issue::{Finding, Issue, Report, Tolerant};
 pub(crate) use issue::Findings;
+pub use issue::{Finding, Issue, Report, Tolerant};
 pub use lookup::{Found, canonical_order, first_unsorted, is_permutation};
 pub use read::{Profile, apply_profile, decode, read, validate};

@@ -58,7 +58,10 @@ pub fn read<'a>(bytes: &'a [u8], limits: &Limits) -> Result<(Archive<'a>, Vec<Fi
         );
     }
     if bytes.len() < 4 || bytes[..4] != MAGIC {
-        return fatal("E_NRES_MAGIC", "not an NRes archive (magic is not \"NRes\")".into());
+        return fatal(
+            "E_NRES_MAGIC",
+            "not an NRes archive (magic is not \"NRes\")".into(),
+        );
     }
     if bytes.len() < HEADER_SIZE as usize {
         return fatal(
@@ -216,13 +219,21 @@ pub(crate) fn check_entries(a: &Archive<'_>, f: &mut Findings) -> bool {
         let bad = es
             .iter()
             .position(|e| e.sort_index as usize >= es.len())
-            .map(|i| format!("entry {i} has sort_index {} (N = {})", es[i].sort_index, es.len()))
+            .map(|i| {
+                format!(
+                    "entry {i} has sort_index {} (N = {})",
+                    es[i].sort_index,
+                    es.len()
+                )
+            })
             .unwrap_or_else(|| "a value repeats".into());
         f.error(
             "E_NRES_SORT_INDEX",
             None,
             None,
-            format!("sort_index values are not a permutation of 0..N ({bad}); lookups scan linearly"),
+            format!(
+                "sort_index values are not a permutation of 0..N ({bad}); lookups scan linearly"
+            ),
         );
     } else if let Some(p) = first_unsorted(es) {
         f.error(
@@ -279,7 +290,10 @@ fn layout_diagnostics(a: &Archive<'_>, readable: &[bool], f: &mut Findings) {
                 "W_NRES_ALIGN",
                 None,
                 Some(i as u64),
-                format!("entry {i}: payload offset {} is not 8-aligned", e.data_offset),
+                format!(
+                    "entry {i}: payload offset {} is not 8-aligned",
+                    e.data_offset
+                ),
             );
         }
     }

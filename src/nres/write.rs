@@ -44,7 +44,9 @@ fn check_total(total: u64, count: usize) -> Result<u32, Issue> {
         return Err(err(
             "E_NRES_TOO_LARGE",
             None,
-            format!("an archive of {total} bytes and {count} entries does not fit the 32-bit header"),
+            format!(
+                "an archive of {total} bytes and {count} entries does not fit the 32-bit header"
+            ),
         ));
     }
     Ok(total as u32)
@@ -73,7 +75,9 @@ impl Archive<'_> {
                 return Err(err(
                     "E_NRES_PAYLOAD_RANGE",
                     Some(i),
-                    format!("entry {i}: payload is unreadable; a canonical archive cannot be written"),
+                    format!(
+                        "entry {i}: payload is unreadable; a canonical archive cannot be written"
+                    ),
                 ));
             }
             if name_of(&e.name_raw).is_none() {

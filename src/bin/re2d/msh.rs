@@ -135,7 +135,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
         Cmd::Validate(a) => {
             let bytes = read_input(&a.file, limits.nres_max_input_bytes)?;
             let entry = a.entry.as_deref().map(str::as_bytes);
-            let profile = if a.tolerant { Profile::Tolerant } else { Profile::Strict };
+            let profile = if a.tolerant {
+                Profile::Tolerant
+            } else {
+                Profile::Strict
+            };
             let report = msh::validate_with(&bytes, entry, profile, &limits);
             let mode = if a.tolerant { "tolerant" } else { "strict" };
             if a.json {
@@ -168,7 +172,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                         e.code,
                         a.file.display(),
                         e.message,
-                        if more > 0 { format!(" (and {more} more)") } else { String::new() }
+                        if more > 0 {
+                            format!(" (and {more} more)")
+                        } else {
+                            String::new()
+                        }
                     ),
                 ));
             }
@@ -179,7 +187,9 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 return Err(usage("--anim needs --format gltf"));
             }
             if a.anim && (a.no_pose || a.all_batches) {
-                return Err(usage("--anim cannot be combined with --no-pose or --all-batches"));
+                return Err(usage(
+                    "--anim cannot be combined with --no-pose or --all-batches",
+                ));
             }
             if !(a.fps.is_finite() && a.fps > 0.0) {
                 return Err(usage("--fps must be a positive number"));
@@ -191,7 +201,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 lod: a.lod as usize,
                 group: a.group as usize,
                 pose: a.time.map_or(PoseChoice::Static, PoseChoice::Time),
-                axis: if a.axis == "raw" { Axis::Raw } else { Axis::LhToRh },
+                axis: if a.axis == "raw" {
+                    Axis::Raw
+                } else {
+                    Axis::LhToRh
+                },
                 no_pose: a.no_pose,
                 all_batches: a.all_batches,
                 anim: a.anim,
@@ -235,8 +249,9 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                     m.encode().map_err(|e| Fail::issue(file, &e))?
                 }
                 Some(name) => {
-                    let (m, _) = msh::decode(&bytes, Some(name.as_bytes()), Profile::Tolerant, &limits)
-                        .map_err(|e| Fail::issue(file, &e))?;
+                    let (m, _) =
+                        msh::decode(&bytes, Some(name.as_bytes()), Profile::Tolerant, &limits)
+                            .map_err(|e| Fail::issue(file, &e))?;
                     let inner = m.encode().map_err(|e| Fail::issue(file, &e))?;
                     let (mut outer, _) = nres::decode(&bytes, Profile::Tolerant, &limits)
                         .map_err(|e| Fail::issue(file, &e))?;
@@ -273,7 +288,8 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 "wrote {} (profile {profile}, seed {seed}, {} bytes{})",
                 output.display(),
                 s.bytes.len(),
-                s.entry.map_or(String::new(), |e| format!(", model in entry {e}"))
+                s.entry
+                    .map_or(String::new(), |e| format!(", model in entry {e}"))
             );
             Ok(())
         }

@@ -55,7 +55,10 @@ pub struct Fail(pub i32, pub String);
 
 impl Fail {
     pub fn issue(path: &Path, e: &Issue) -> Fail {
-        Fail(1, format!("error[{}]: {}: {}", e.code, path.display(), e.message))
+        Fail(
+            1,
+            format!("error[{}]: {}: {}", e.code, path.display(), e.message),
+        )
     }
     pub fn publish(e: &re2d::publish::PublishError) -> Fail {
         Fail(e.exit_code(), format!("error: {e}"))
@@ -64,10 +67,18 @@ impl Fail {
 
 /// Reads a whole input file, refusing one over `max` bytes before reading it.
 pub fn read_input(path: &Path, max: u64) -> Result<Vec<u8>, Fail> {
-    let io = |e: std::io::Error| Fail(3, format!("error[E_IO]: {}: cannot read: {e}", path.display()));
+    let io = |e: std::io::Error| {
+        Fail(
+            3,
+            format!("error[E_IO]: {}: cannot read: {e}", path.display()),
+        )
+    };
     let meta = std::fs::metadata(path).map_err(io)?;
     if meta.is_dir() {
-        return Err(Fail(3, format!("error[E_IO]: {}: is a directory", path.display())));
+        return Err(Fail(
+            3,
+            format!("error[E_IO]: {}: is a directory", path.display()),
+        ));
     }
     if meta.len() > max {
         return Err(Fail(
@@ -101,7 +112,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             strict,
         } => {
             let bytes = read_input(archive, limits.nres_max_input_bytes)?;
-            let profile = if *strict { Profile::Strict } else { Profile::Tolerant };
+            let profile = if *strict {
+                Profile::Strict
+            } else {
+                Profile::Tolerant
+            };
             let (a, diags) =
                 nres::decode(&bytes, profile, &limits).map_err(|e| Fail::issue(archive, &e))?;
             if *json {
@@ -120,7 +135,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                     archive.display(),
                     a.len(),
                     a.total_size(),
-                    if a.lookup_is_sorted() { "sort_index" } else { "linear scan" }
+                    if a.lookup_is_sorted() {
+                        "sort_index"
+                    } else {
+                        "linear scan"
+                    }
                 );
                 println!(
                     "{:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  name",
@@ -140,7 +159,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                         e.data_offset,
                         e.size,
                         e.sort_index,
-                        if a.payload(i).is_none() { "  [unreadable]" } else { "" }
+                        if a.payload(i).is_none() {
+                            "  [unreadable]"
+                        } else {
+                            ""
+                        }
                     );
                 }
                 for d in &diags {
@@ -165,7 +188,8 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             let inputs = [archive.as_path()];
             for i in 0..a.len() {
                 let target = out.join(manifest::file_name(&a, i));
-                publish(&target, a.payload(i).unwrap_or(&[]), &inputs).map_err(|e| Fail::publish(&e))?;
+                publish(&target, a.payload(i).unwrap_or(&[]), &inputs)
+                    .map_err(|e| Fail::publish(&e))?;
             }
             let doc = format!("{:#}\n", manifest::manifest(&a));
             publish(&out.join("manifest.json"), doc.as_bytes(), &inputs)
@@ -173,10 +197,12 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             println!("extracted {} entries to {}", a.len(), out.display());
             Ok(())
         }
-        Cmd::Pack { manifest: mpath, output } => {
+        Cmd::Pack {
+            manifest: mpath,
+            output,
+        } => {
             let text = read_input(mpath, limits.json_max_bytes)?;
-            let entries =
-                manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
+            let entries = manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
             let base = mpath.parent().unwrap_or(Path::new("."));
             let mut files: Vec<PathBuf> = Vec::with_capacity(entries.len());
             let mut loaded = Vec::with_capacity(entries.len());
@@ -202,7 +228,12 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             let mut inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             inputs.push(mpath);
             publish(output, &bytes, &inputs).map_err(|e| Fail::publish(&e))?;
-            println!("packed {} entries into {} ({} bytes)", loaded.len(), output.display(), bytes.len());
+            println!(
+                "packed {} entries into {} ({} bytes)",
+                loaded.len(),
+                output.display(),
+                bytes.len()
+            );
             Ok(())
         }
         Cmd::Repack { archive, output } => {

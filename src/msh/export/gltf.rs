@@ -119,10 +119,15 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
             let n = m.batch_index_bytes(b).len() / 2;
             let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
             for k in 0..n {
-                let Some(vx) = m.batch_vertex(b, k) else { continue };
+                let Some(vx) = m.batch_vertex(b, k) else {
+                    continue;
+                };
                 if remap.get(vx).1 {
                     let mut dummy = 0;
-                    let q = conv_pos(axis, finite3(m.position(vx).unwrap_or([0.0; 3]), &mut dummy));
+                    let q = conv_pos(
+                        axis,
+                        finite3(m.position(vx).unwrap_or([0.0; 3]), &mut dummy),
+                    );
                     for c in 0..3 {
                         lo[c] = lo[c].min(q[c]);
                         hi[c] = hi[c].max(q[c]);
@@ -284,11 +289,21 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for &n in &anim_nodes {
-            let tr = lay.add(fc * 12, None, json!({"componentType": FLOAT, "count": fc, "type": "VEC3"}));
-            let ro = lay.add(fc * 16, None, json!({"componentType": FLOAT, "count": fc, "type": "VEC4"}));
+            let tr = lay.add(
+                fc * 12,
+                None,
+                json!({"componentType": FLOAT, "count": fc, "type": "VEC3"}),
+            );
+            let ro = lay.add(
+                fc * 16,
+                None,
+                json!({"componentType": FLOAT, "count": fc, "type": "VEC4"}),
+            );
             for (path, acc) in [("translation", tr), ("rotation", ro)] {
                 samplers.push(json!({"input": input, "output": acc, "interpolation": "LINEAR"}));
-                channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": path}}));
+                channels.push(
+                    json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": path}}),
+                );
             }
         }
         animations.push(json!({"name": "anim", "samplers": samplers, "channels": channels}));
@@ -323,83 +338,88 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         doc["animations"] = json!(animations);
     }
     // ---- pass 2: binary data, written straight into the output
-    let write_bin = |out: &mut Vec<u8>, remap: &mut Remap, nonfinite: &mut u64, degenerate: &mut u64| {
-        let start = out.len();
-        for pv in &prims {
-            for pr in pv {
-                let b = &pr.batch;
-                remap.clear();
-                let n = pr.indices;
-                for k in 0..n {
-                    if let Some(v) = m.batch_vertex(b, k) {
-                        remap.get(v);
-                    }
-                }
-                let order = remap.order().to_vec();
-                for &v in &order {
-                    let p = finite3(m.position(v as usize).unwrap_or([0.0; 3]), nonfinite);
-                    f32s(out, &conv_pos(axis, p));
-                }
-                align_out(out, start);
-                if normals {
-                    for &v in &order {
-                        let nn = m.normal(v as usize).and_then(unit).unwrap_or_else(|| {
-                            *degenerate += 1;
-                            [0.0, 1.0, 0.0]
-                        });
-                        f32s(out, &conv_pos(axis, nn));
-                    }
-                    align_out(out, start);
-                }
-                if uvs {
-                    for &v in &order {
-                        let t = m.uv(v as usize).unwrap_or([0.0; 2]);
-                        f32s(out, &t);
-                    }
-                    align_out(out, start);
-                }
-                let wide = pr.vertices >= 65_536;
-                for t in 0..n / 3 {
-                    let mut k = |j: usize| m.batch_vertex(b, 3 * t + j).map_or(0, |v| remap.get(v).0);
-                    let (a, mut bb, mut c) = (k(0), k(1), k(2));
-                    if swap {
-                        std::mem::swap(&mut bb, &mut c);
-                    }
-                    for i in [a, bb, c] {
-                        if wide {
-                            out.extend_from_slice(&i.to_le_bytes());
-                        } else {
-                            out.extend_from_slice(&(i as u16).to_le_bytes());
+    let write_bin =
+        |out: &mut Vec<u8>, remap: &mut Remap, nonfinite: &mut u64, degenerate: &mut u64| {
+            let start = out.len();
+            for pv in &prims {
+                for pr in pv {
+                    let b = &pr.batch;
+                    remap.clear();
+                    let n = pr.indices;
+                    for k in 0..n {
+                        if let Some(v) = m.batch_vertex(b, k) {
+                            remap.get(v);
                         }
                     }
+                    let order = remap.order().to_vec();
+                    for &v in &order {
+                        let p = finite3(m.position(v as usize).unwrap_or([0.0; 3]), nonfinite);
+                        f32s(out, &conv_pos(axis, p));
+                    }
+                    align_out(out, start);
+                    if normals {
+                        for &v in &order {
+                            let nn = m.normal(v as usize).and_then(unit).unwrap_or_else(|| {
+                                *degenerate += 1;
+                                [0.0, 1.0, 0.0]
+                            });
+                            f32s(out, &conv_pos(axis, nn));
+                        }
+                        align_out(out, start);
+                    }
+                    if uvs {
+                        for &v in &order {
+                            let t = m.uv(v as usize).unwrap_or([0.0; 2]);
+                            f32s(out, &t);
+                        }
+                        align_out(out, start);
+                    }
+                    let wide = pr.vertices >= 65_536;
+                    for t in 0..n / 3 {
+                        let mut k =
+                            |j: usize| m.batch_vertex(b, 3 * t + j).map_or(0, |v| remap.get(v).0);
+                        let (a, mut bb, mut c) = (k(0), k(1), k(2));
+                        if swap {
+                            std::mem::swap(&mut bb, &mut c);
+                        }
+                        for i in [a, bb, c] {
+                            if wide {
+                                out.extend_from_slice(&i.to_le_bytes());
+                            } else {
+                                out.extend_from_slice(&(i as u16).to_le_bytes());
+                            }
+                        }
+                    }
+                    align_out(out, start);
                 }
-                align_out(out, start);
             }
-        }
-        if !anim_nodes.is_empty() && fc > 0 {
-            for f in 0..fc {
-                out.extend_from_slice(&(f as f32 / o.fps).to_le_bytes());
-            }
-            for &n in &anim_nodes {
-                let mut rs = Vec::with_capacity(fc * 4);
+            if !anim_nodes.is_empty() && fc > 0 {
                 for f in 0..fc {
-                    let pose = sample(m, n, f as f32).map(|s| s.pose).unwrap_or(crate::msh::anim::Pose::IDENTITY);
-                    f32s(out, &conv_pos(axis, finite3(pose.pos, nonfinite)));
-                    rs.push(conv_rot(axis, gltf_rotation(pose.q).0));
+                    out.extend_from_slice(&(f as f32 / o.fps).to_le_bytes());
                 }
-                for r in rs {
-                    f32s(out, &r);
+                for &n in &anim_nodes {
+                    let mut rs = Vec::with_capacity(fc * 4);
+                    for f in 0..fc {
+                        let pose = sample(m, n, f as f32)
+                            .map(|s| s.pose)
+                            .unwrap_or(crate::msh::anim::Pose::IDENTITY);
+                        f32s(out, &conv_pos(axis, finite3(pose.pos, nonfinite)));
+                        rs.push(conv_rot(axis, gltf_rotation(pose.q).0));
+                    }
+                    for r in rs {
+                        f32s(out, &r);
+                    }
                 }
             }
-        }
-        align_out(out, start);
-    };
+            align_out(out, start);
+        };
     let mut bytes;
     if binary {
         if bin_len > 0 {
             doc["buffers"] = json!([{"byteLength": bin_len}]);
         }
-        let mut js = serde_json::to_vec(&doc).map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
+        let mut js = serde_json::to_vec(&doc)
+            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
         while js.len() % 4 != 0 {
             js.push(b' ');
         }
@@ -432,7 +452,8 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
             doc["buffers"] = json!([{"byteLength": bin_len,
                 "uri": format!("data:application/octet-stream;base64,{}", base64(&bin))}]);
         }
-        bytes = serde_json::to_vec_pretty(&doc).map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
+        bytes = serde_json::to_vec_pretty(&doc)
+            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
         bytes.push(b'\n');
     }
     diagnostics.extend(summary_diag(
@@ -453,11 +474,21 @@ pub(crate) fn base64(b: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
     for c in b.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
         s.push(A[(n >> 18) as usize & 63] as char);
         s.push(A[(n >> 12) as usize & 63] as char);
-        s.push(if c.len() > 1 { A[(n >> 6) as usize & 63] as char } else { '=' });
-        s.push(if c.len() > 2 { A[n as usize & 63] as char } else { '=' });
+        s.push(if c.len() > 1 {
+            A[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        s.push(if c.len() > 2 {
+            A[n as usize & 63] as char
+        } else {
+            '='
+        });
     }
     s
 }

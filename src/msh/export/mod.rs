@@ -90,7 +90,9 @@ pub(crate) fn check_exportable(m: &Model<'_>, o: &Options) -> Result<(), Issue> 
             Some(1),
             None,
             match m.node_layout() {
-                NodeLayout::Stride24 => "the model uses the legacy 24-byte node table, whose layout is unknown: it cannot be exported",
+                NodeLayout::Stride24 => {
+                    "the model uses the legacy 24-byte node table, whose layout is unknown: it cannot be exported"
+                }
                 _ => "the node table is unusable: the model cannot be exported",
             },
         ));
@@ -100,7 +102,10 @@ pub(crate) fn check_exportable(m: &Model<'_>, o: &Options) -> Result<(), Issue> 
             "E_EXPORT_OPTION",
             None,
             None,
-            format!("lod {} / group {} out of range (lod 0..2, group 0..4)", o.lod, o.group),
+            format!(
+                "lod {} / group {} out of range (lod 0..2, group 0..4)",
+                o.lod, o.group
+            ),
         ));
     }
     if !(o.fps.is_finite() && o.fps > 0.0) {

@@ -9,7 +9,9 @@
 
 use std::fmt::Write;
 
-use super::{Exported, Options, Remap, check_exportable, finite3, local_poses, parts, summary_diag, unit};
+use super::{
+    Exported, Options, Remap, check_exportable, finite3, local_poses, parts, summary_diag, unit,
+};
 use crate::msh::model::Model;
 use crate::msh::pose::{IDENTITY, Mat4, transform_dir, transform_point, world_matrices};
 use crate::nres::Issue;
@@ -17,7 +19,13 @@ use crate::nres::Issue;
 fn clean(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_whitespace() || c.is_control() { '_' } else { c })
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     if s.is_empty() { "_".into() } else { s }
 }
@@ -184,7 +192,11 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
         }
     }
     let diagnostics = [
-        summary_diag("W_EXPORT_NONFINITE", bad, "non-finite coordinates written as 0"),
+        summary_diag(
+            "W_EXPORT_NONFINITE",
+            bad,
+            "non-finite coordinates written as 0",
+        ),
         summary_diag(
             "W_EXPORT_NORMAL",
             degenerate,
