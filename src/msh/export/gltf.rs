@@ -279,12 +279,21 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
     let fc = m.frame_count() as usize;
     let mut animations = Vec::new();
     if !anim_nodes.is_empty() && fc > 0 {
-        let times: Vec<f32> = (0..fc).map(|f| f as f32 / o.fps).collect();
+        // bound the output before laying anything out (frame_count comes from the file)
+        let need = (fc as u64) * (4 + 28 * anim_nodes.len() as u64) + lay.len as u64;
+        if need > u32::MAX as u64 {
+            return Err(Issue::new(
+                "E_EXPORT_TOO_LARGE",
+                None,
+                None,
+                format!("{fc} frames × {} animated nodes do not fit a glTF buffer", anim_nodes.len()),
+            ));
+        }
         let input = lay.add(
             fc * 4,
             None,
             json!({"componentType": FLOAT, "count": fc, "type": "SCALAR",
-                   "min": [times[0]], "max": [times[fc - 1]]}),
+                   "min": [0.0f32], "max": [(fc - 1) as f32 / o.fps]}),
         );
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
@@ -309,6 +318,14 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         animations.push(json!({"name": "anim", "samplers": samplers, "channels": channels}));
     }
     let bin_len = lay.len;
+    if bin_len as u64 > u32::MAX as u64 {
+        return Err(Issue::new(
+            "E_EXPORT_TOO_LARGE",
+            None,
+            None,
+            format!("a {bin_len}-byte glTF buffer does not fit glTF's 32-bit lengths"),
+        ));
+    }
     let mut doc = json!({
         "asset": {"version": "2.0", "generator": "re2d msh export"},
         "scene": 0,
