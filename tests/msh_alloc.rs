@@ -54,7 +54,12 @@ fn hostile_counts_do_not_allocate() {
     let mut x = vec![0u8; 40];
     x[..4].copy_from_slice(b"NRes");
     put32(&mut x, 4, 0x100);
-    for (count, total) in [(0x00FF_FFFFu32, 40u32), (60_000, 40), (1, u32::MAX), (0x7FFF_FFFF, 40)] {
+    for (count, total) in [
+        (0x00FF_FFFFu32, 40u32),
+        (60_000, 40),
+        (1, u32::MAX),
+        (0x7FFF_FFFF, 40),
+    ] {
         put32(&mut x, 8, count);
         put32(&mut x, 12, total);
         let p = peak(|| {
@@ -69,7 +74,12 @@ fn hostile_counts_do_not_allocate() {
     let b = s.bytes;
     let n = u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize;
     let d = b.len() - 64 * n;
-    let entry = |ty: u32| (0..n).map(|i| d + 64 * i).find(|&e| u32::from_le_bytes(b[e..e + 4].try_into().unwrap()) == ty).unwrap();
+    let entry = |ty: u32| {
+        (0..n)
+            .map(|i| d + 64 * i)
+            .find(|&e| u32::from_le_bytes(b[e..e + 4].try_into().unwrap()) == ty)
+            .unwrap()
+    };
     let mut h = b.clone();
     for ty in [1u32, 2, 3, 6, 8, 13, 19] {
         put32(&mut h, entry(ty) + 4, u32::MAX); // attr1 counts
@@ -77,14 +87,22 @@ fn hostile_counts_do_not_allocate() {
     put32(&mut h, entry(19) + 8, u32::MAX); // frame_count
     let names = u32::from_le_bytes(b[entry(10) + 56..entry(10) + 60].try_into().unwrap()) as usize;
     put32(&mut h, names, u32::MAX); // Res10 record length
-    let batches = u32::from_le_bytes(b[entry(13) + 56..entry(13) + 60].try_into().unwrap()) as usize;
+    let batches =
+        u32::from_le_bytes(b[entry(13) + 56..entry(13) + 60].try_into().unwrap()) as usize;
     put32(&mut h, batches + 10, u32::MAX); // index_start
     put32(&mut h, batches + 16, u32::MAX); // base_vertex
     let p = peak(|| {
         let r = msh::validate(&h, None, &l);
         assert!(!r.ok());
         let (m, _) = msh::decode(&h, None, Profile::Tolerant, &l).unwrap();
-        let _ = export::gltf(&m, &export::Options { anim: true, ..Default::default() }, true);
+        let _ = export::gltf(
+            &m,
+            &export::Options {
+                anim: true,
+                ..Default::default()
+            },
+            true,
+        );
         let _ = export::obj(&m, &Default::default());
     });
     assert!(p < 1 << 20, "hostile model: {p} bytes");

@@ -1,8 +1,12 @@
 // re2d MSH animation tests: frame rounding vectors, the (t, node) → (frame, key, path) parity table, segment sampling against an independent slerp, blend validity, the pose matrix transpose quirk and hierarchy (spec: msh.md §5, §9.5).
 
 use re2d::limits::Limits;
-use re2d::msh::anim::{KeyPath, Pose, blend, blend_poses, frame_index, interpolate, sample, select, static_pose};
-use re2d::msh::pose::{gltf_rotation, mul, pose_matrix, poses_at, static_poses, textbook_matrix, world_matrices};
+use re2d::msh::anim::{
+    KeyPath, Pose, blend, blend_poses, frame_index, interpolate, sample, select, static_pose,
+};
+use re2d::msh::pose::{
+    gltf_rotation, mul, pose_matrix, poses_at, static_poses, textbook_matrix, world_matrices,
+};
 use re2d::msh::{self, Model, synth};
 use re2d::nres::Profile;
 
@@ -38,7 +42,9 @@ fn frame_rounding_vectors() {
 }
 
 fn model(bytes: &[u8]) -> Model<'_> {
-    msh::decode(bytes, None, Profile::Strict, &Limits::DEFAULT).unwrap().0
+    msh::decode(bytes, None, Profile::Strict, &Limits::DEFAULT)
+        .unwrap()
+        .0
 }
 
 use KeyPath::{Fallback as F, Segment as S};
@@ -93,7 +99,11 @@ fn parity_table() {
     assert_eq!(m.frame_count(), 13);
     for &(t, n, frame, key, path) in PARITY {
         let got = select(&m, n, t).unwrap();
-        assert_eq!((got.frame, got.key, got.path), (frame, key, path), "t = {t}, node {n}");
+        assert_eq!(
+            (got.frame, got.key, got.path),
+            (frame, key, path),
+            "t = {t}, node {n}"
+        );
     }
     // the same table through the nested profile and the quirky container
     for p in ["nested", "quirks38"] {
@@ -107,7 +117,11 @@ fn parity_table() {
         .unwrap();
         for &(t, n, frame, key, path) in PARITY {
             let got = select(&m, n, t).unwrap();
-            assert_eq!((got.frame, got.key, got.path), (frame, key, path), "{p}: t = {t}, node {n}");
+            assert_eq!(
+                (got.frame, got.key, got.path),
+                (frame, key, path),
+                "{p}: t = {t}, node {n}"
+            );
         }
     }
 }
@@ -122,7 +136,9 @@ fn raw_key(bytes: &[u8], k: usize) -> ([f32; 3], f32, [f32; 4]) {
         .unwrap();
     let off = u32::from_le_bytes(bytes[e + 56..e + 60].try_into().unwrap()) as usize + 24 * k;
     let f = |o: usize| f32::from_le_bytes(bytes[off + o..off + o + 4].try_into().unwrap());
-    let q = |o: usize| i16::from_le_bytes(bytes[off + o..off + o + 2].try_into().unwrap()) as f32 / 32767.0;
+    let q = |o: usize| {
+        i16::from_le_bytes(bytes[off + o..off + o + 2].try_into().unwrap()) as f32 / 32767.0
+    };
     ([f(0), f(4), f(8)], f(12), [q(16), q(18), q(20), q(22)])
 }
 
@@ -149,14 +165,24 @@ fn segment_sampling() {
     let s = synth::generate("hierarchy-anim", 5).unwrap();
     let m = model(&s.bytes);
     // fractional and half-integer times against an independent slerp
-    for (t, n, k0, k1) in [(2.5f32, 1usize, 1usize, 2usize), (2.0, 1, 1, 2), (0.4, 4, 10, 11), (7.25, 2, 6, 7), (3.7, 3, 8, 9)] {
+    for (t, n, k0, k1) in [
+        (2.5f32, 1usize, 1usize, 2usize),
+        (2.0, 1, 1, 2),
+        (0.4, 4, 10, 11),
+        (7.25, 2, 6, 7),
+        (3.7, 3, 8, 9),
+    ] {
         let (p0, t0, q0) = raw_key(&s.bytes, k0);
         let (p1, t1, q1) = raw_key(&s.bytes, k1);
         let a = (t - t0) / (t1 - t0);
         let got = sample(&m, n, t).unwrap().pose;
         let want = slerp64(q0, q1, a as f64);
         for i in 0..4 {
-            assert!((got.q[i] as f64 - want[i]).abs() < 1e-6, "t {t} node {n}: {:?} vs {want:?}", got.q);
+            assert!(
+                (got.q[i] as f64 - want[i]).abs() < 1e-6,
+                "t {t} node {n}: {:?} vs {want:?}",
+                got.q
+            );
         }
         for i in 0..3 {
             assert!((got.pos[i] - (p0[i] + (p1[i] - p0[i]) * a)).abs() < 1e-6);
@@ -166,7 +192,11 @@ fn segment_sampling() {
     let (p, _, q) = raw_key(&s.bytes, 2);
     assert_eq!(sample(&m, 1, 4.0).unwrap().pose, Pose { pos: p, q });
     let (p, _, q) = raw_key(&s.bytes, 11);
-    assert_eq!(sample(&m, 4, 1.0).unwrap().pose, Pose { pos: p, q }, "frame 0 at t = 1 returns k1");
+    assert_eq!(
+        sample(&m, 4, 1.0).unwrap().pose,
+        Pose { pos: p, q },
+        "frame 0 at t = 1 returns k1"
+    );
     // past the end and negative: the fallback key verbatim
     let (p, _, q) = raw_key(&s.bytes, 3);
     assert_eq!(sample(&m, 1, 13.5).unwrap().pose, Pose { pos: p, q });
@@ -192,7 +222,12 @@ fn interpolator_is_the_engine_formula() {
     // 90° apart, half way: 45°
     let b = [0.0, (0.5f32).sqrt(), 0.0, (0.5f32).sqrt()];
     let got = interpolate([0.0, 0.0, 0.0, 1.0], b, 0.5);
-    let want = [0.0, (std::f32::consts::PI / 8.0).sin(), 0.0, (std::f32::consts::PI / 8.0).cos()];
+    let want = [
+        0.0,
+        (std::f32::consts::PI / 8.0).sin(),
+        0.0,
+        (std::f32::consts::PI / 8.0).cos(),
+    ];
     for i in 0..4 {
         assert!((got[i] - want[i]).abs() < 1e-6, "{got:?}");
     }
@@ -208,15 +243,25 @@ fn blend_validity_rule() {
     assert_eq!(blend(&m, 2, 2.0, 9.0, 1.0).unwrap(), b, "b = 1: only B");
     assert_eq!(blend(&m, 2, -1.0, 9.0, 0.5).unwrap(), b, "tA < 0: only B");
     assert_eq!(blend(&m, 2, 2.0, -1.0, 0.5).unwrap(), a, "tB < 0: only A");
-    assert_eq!(blend(&m, 2, -1.0, -2.0, 0.5).unwrap(), static_pose(&m, 2), "neither: static pose");
+    assert_eq!(
+        blend(&m, 2, -1.0, -2.0, 0.5).unwrap(),
+        static_pose(&m, 2),
+        "neither: static pose"
+    );
     let both = blend(&m, 2, 2.0, 9.0, 0.25).unwrap();
     assert_eq!(both, blend_poses(&a, &b, 0.25));
     for i in 0..3 {
         assert!((both.pos[i] - (0.75 * a.pos[i] + 0.25 * b.pos[i])).abs() < 1e-6);
     }
     // the |qA + qB|² < |qA − qB|² flip
-    let pa = Pose { pos: [0.0; 3], q: [0.0, 0.0, 0.0, 1.0] };
-    let pb = Pose { pos: [2.0, 0.0, 0.0], q: [0.0, 0.0, 0.0, -1.0] };
+    let pa = Pose {
+        pos: [0.0; 3],
+        q: [0.0, 0.0, 0.0, 1.0],
+    };
+    let pb = Pose {
+        pos: [2.0, 0.0, 0.0],
+        q: [0.0, 0.0, 0.0, -1.0],
+    };
     let r = blend_poses(&pa, &pb, 0.5);
     assert_eq!(r.q, [0.0, 0.0, 0.0, 1.0]);
     assert_eq!(r.pos, [1.0, 0.0, 0.0]);
@@ -227,7 +272,10 @@ fn pose_matrix_is_the_transpose_of_the_textbook_matrix() {
     // 90° about z
     let h = std::f32::consts::FRAC_PI_4;
     let q = [0.0, 0.0, h.sin(), h.cos()];
-    let m = pose_matrix(&Pose { pos: [1.0, 2.0, 3.0], q });
+    let m = pose_matrix(&Pose {
+        pos: [1.0, 2.0, 3.0],
+        q,
+    });
     let t = textbook_matrix(q);
     for i in 0..3 {
         for j in 0..3 {
@@ -236,9 +284,20 @@ fn pose_matrix_is_the_transpose_of_the_textbook_matrix() {
     }
     assert!((m[1] - 1.0).abs() < 1e-6, "m1 = 2(xy + wz)");
     assert_eq!((m[3], m[7], m[11], m[15]), (1.0, 2.0, 3.0, 1.0));
-    assert_eq!(pose_matrix(&Pose { pos: [0.0; 3], q: [0.0; 4] })[0..3], [1.0, 0.0, 0.0], "zero q: identity");
+    assert_eq!(
+        pose_matrix(&Pose {
+            pos: [0.0; 3],
+            q: [0.0; 4]
+        })[0..3],
+        [1.0, 0.0, 0.0],
+        "zero q: identity"
+    );
     // glTF gets the conjugate: its textbook matrix equals the engine's
-    for (x, y, z, w) in [(0.1f32, 0.7, -0.2, 0.5), (0.0, 0.0, 1.0, 0.0), (-0.3, 0.3, 0.3, 0.8)] {
+    for (x, y, z, w) in [
+        (0.1f32, 0.7, -0.2, 0.5),
+        (0.0, 0.0, 1.0, 0.0),
+        (-0.3, 0.3, 0.3, 0.8),
+    ] {
         let n = (x * x + y * y + z * z + w * w).sqrt();
         let q = [x / n, y / n, z / n, w / n];
         let (g, off) = gltf_rotation(q);

@@ -5,10 +5,17 @@ use std::path::Path;
 use re2d::msh::invariants;
 
 fn replay(target: &str, f: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
     let mut n = 0;
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e} (the minimised corpus must be committed)", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (the minimised corpus must be committed)",
+                dir.display()
+            )
+        })
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();

@@ -21,11 +21,19 @@ fn golden_scalar_codecs() {
     assert_eq!(decode_uv(i16::MAX, i16::MIN), [32767.0 / 1024.0, -32.0]);
     assert_eq!(encode_normal_component(1.0), 127);
     assert_eq!(encode_normal_component(-2.0), -128);
-    assert_eq!(encode_normal_component(0.5), 64, "63.5 rounds half away from zero");
+    assert_eq!(
+        encode_normal_component(0.5),
+        64,
+        "63.5 rounds half away from zero"
+    );
     assert_eq!(encode_uv_component(1.0), 1024);
     assert_eq!(encode_uv_component(100.0), 32767);
     assert_eq!(encode_quat_component(-1.5), -32767);
-    assert_eq!(encode_quat_component(0.5), 16384, "16383.5 rounds away from zero");
+    assert_eq!(
+        encode_quat_component(0.5),
+        16384,
+        "16383.5 rounds away from zero"
+    );
     assert_eq!(decode_quat_component(32767), 1.0);
     assert_eq!(decode_quat_component(-32768), -32768.0 * (1.0f32 / 32767.0));
 }
@@ -44,7 +52,11 @@ fn golden_selectors_and_slot_words() {
     assert_eq!(sel_decode(0x3F), [0xFFFF; 3]);
     assert_eq!(sel_decode(0b00_10_01_00), [0, 1, 2]);
     assert_eq!(sel_decode(0b11_00_11), [0xFFFF, 0, 0xFFFF]);
-    assert_eq!(sel_decode(0xFFC0), [0, 0, 0], "only bits 0..5 are selectors");
+    assert_eq!(
+        sel_decode(0xFFC0),
+        [0, 0, 0],
+        "only bits 0..5 are selectors"
+    );
     assert_eq!(slot_word_index(0, 0, 0), 4);
     assert_eq!(slot_word_index(0, 2, 4), 18);
     assert_eq!(slot_word_index(1, 0, 0), 23);
@@ -60,7 +72,12 @@ fn golden_res10_walk() {
     assert_eq!(w.names, vec![Some((4, 6)), None, Some((15, 16))]);
     assert!(names::walk(&t, 2).problem.unwrap().contains("trailing"));
     assert!(names::walk(&t, 4).problem.unwrap().contains("ends after 3"));
-    assert!(names::walk(&t[..16], 3).problem.unwrap().contains("past the end"));
+    assert!(
+        names::walk(&t[..16], 3)
+            .problem
+            .unwrap()
+            .contains("past the end")
+    );
     assert_eq!(names::encode(&[Some(b"ab"), None, Some(b"c")]), t.to_vec());
     // a huge len never allocates or overflows
     let huge = [0xFF, 0xFF, 0xFF, 0xFF, 0];
@@ -82,7 +99,10 @@ fn put16(b: &mut [u8], o: usize, v: u16) {
 fn entry_of(b: &[u8], ty: u32) -> usize {
     let n = u32at(b, 8) as usize;
     let d = b.len() - 64 * n;
-    (0..n).map(|i| d + 64 * i).find(|&e| u32at(b, e) == ty).expect("table present")
+    (0..n)
+        .map(|i| d + 64 * i)
+        .find(|&e| u32at(b, e) == ty)
+        .expect("table present")
 }
 /// Absolute offset of the payload of `ty`.
 fn data_of(b: &[u8], ty: u32) -> usize {
@@ -107,7 +127,10 @@ fn only(b: &[u8], code: &str) -> Model<'static> {
     let (m, d) = msh::decode(b, None, Profile::Tolerant, &L)
         .unwrap_or_else(|e| panic!("tolerant rejects {code}: {e}"));
     assert!(d.iter().any(|x| x.code == code), "{code} missing in {d:?}");
-    assert!(m.encode().unwrap() == b, "tolerant read re-encodes losslessly");
+    assert!(
+        m.encode().unwrap() == b,
+        "tolerant read re-encodes losslessly"
+    );
     m.into_owned()
 }
 
@@ -117,11 +140,18 @@ fn base_model(b: &[u8]) -> Model<'_> {
 
 #[test]
 fn base_is_strictly_valid_and_lossless() {
-    for p in ["triangle", "cube-lods", "hierarchy-anim", "quirks", "quirks38"] {
+    for p in [
+        "triangle",
+        "cube-lods",
+        "hierarchy-anim",
+        "quirks",
+        "quirks38",
+    ] {
         let s = synth::generate(p, 11).unwrap();
         let (m, d) = msh::decode(&s.bytes, None, Profile::Strict, &L).unwrap();
         assert!(
-            d.iter().all(|x| x.code.starts_with("W_NRES") || x.code == "W_MSH_NODE_LAYOUT"),
+            d.iter()
+                .all(|x| x.code.starts_with("W_NRES") || x.code == "W_MSH_NODE_LAYOUT"),
             "{p}: {d:?}"
         );
         assert!(m.encode().unwrap() == s.bytes);
@@ -133,7 +163,9 @@ fn base_is_strictly_valid_and_lossless() {
     let (m, _) = msh::decode(&s.bytes, Some(b"unit.msh"), Profile::Strict, &L).unwrap();
     assert_eq!(m.node_count(), 5);
     assert_eq!(
-        msh::decode(&s.bytes, Some(b"nope"), Profile::Tolerant, &L).unwrap_err().code,
+        msh::decode(&s.bytes, Some(b"nope"), Profile::Tolerant, &L)
+            .unwrap_err()
+            .code,
         "E_MSH_ENTRY"
     );
     let e = msh::decode(&s.bytes, None, Profile::Tolerant, &L).unwrap_err();
@@ -156,8 +188,16 @@ fn check_1_required_and_duplicate_tables() {
     let mut b = base();
     let e = entry_of(&b, 13);
     put32(&mut b, e, 77);
-    assert_eq!(msh::decode(&b, None, Profile::Strict, &L).unwrap_err().code, "E_MSH_MISSING_TABLE");
-    assert_eq!(msh::decode(&b, None, Profile::Tolerant, &L).unwrap_err().code, "E_MSH_MISSING_TABLE");
+    assert_eq!(
+        msh::decode(&b, None, Profile::Strict, &L).unwrap_err().code,
+        "E_MSH_MISSING_TABLE"
+    );
+    assert_eq!(
+        msh::decode(&b, None, Profile::Tolerant, &L)
+            .unwrap_err()
+            .code,
+        "E_MSH_MISSING_TABLE"
+    );
     // a second Res7 (the names table retyped): the first in directory order is used
     let mut b = base();
     let e = entry_of(&b, 10);
@@ -176,7 +216,10 @@ fn check_2_stride() {
     put32(&mut b, e + 12, sz - 1);
     let m = only(&b, "E_MSH_STRIDE");
     assert_eq!(m.vertex_count(), 0, "Res3 dropped");
-    assert!((0..m.batch_count()).all(|i| m.batch(i).is_none()), "every batch dropped");
+    assert!(
+        (0..m.batch_count()).all(|i| m.batch(i).is_none()),
+        "every batch dropped"
+    );
     let mut b = base();
     let e = entry_of(&b, 2);
     put32(&mut b, e + 12, 139);
@@ -191,7 +234,11 @@ fn check_3_res1_stride() {
     let e = entry_of(&b, 1);
     put32(&mut b, e + 16, 40);
     let m = only(&b, "E_MSH_RES1_STRIDE");
-    assert_eq!(m.node_layout(), NodeLayout::Stride38, "size % 38 == 0: read as 38");
+    assert_eq!(
+        m.node_layout(),
+        NodeLayout::Stride38,
+        "size % 38 == 0: read as 38"
+    );
     assert_eq!(m.node_count(), 5);
 }
 
@@ -278,9 +325,16 @@ fn checks_10_to_12_batches() {
     let m = only(&b, "E_MSH_INDEX_COUNT");
     let bt = m.batch(0).unwrap();
     assert_eq!(bt.index_count, 35);
-    assert_eq!(m.batch_index_bytes(&bt).len(), 33 * 2, "trailing indices ignored");
+    assert_eq!(
+        m.batch_index_bytes(&bt).len(),
+        33 * 2,
+        "trailing indices ignored"
+    );
     let (_, d) = msh::decode(&b, None, Profile::Tolerant, &L).unwrap();
-    assert!(d.iter().any(|x| x.code == "W_MSH_TRI_COUNT"), "lint 18 follows");
+    assert!(
+        d.iter().any(|x| x.code == "W_MSH_TRI_COUNT"),
+        "lint 18 follows"
+    );
 }
 
 #[test]
@@ -352,7 +406,10 @@ fn check_16_animation() {
     put16(&mut b, m19, 0);
     let m = only(&b, "E_ANIM_MAP_VALUE");
     assert!(!m.is_animated(1) && m.is_animated(2));
-    assert_eq!(sample(&m, 1, 2.0).unwrap().selection.path, KeyPath::Fallback);
+    assert_eq!(
+        sample(&m, 1, 2.0).unwrap().selection.path,
+        KeyPath::Fallback
+    );
     // frame_count 0 with maps
     let mut b = clean.clone();
     let e = entry_of(&b, 19);
@@ -370,12 +427,16 @@ fn check_17_parent_order_flattens() {
     let m = only(&b, "E_MSH_PARENT_ORDER");
     assert!(m.is_flattened());
     let w = world_matrices(&m, &static_poses(&m));
-    for n in 0..5 {
-        assert_eq!(w[n], pose_matrix(&static_pose(&m, n)), "every W[n] = L[n]");
+    for (n, wn) in w.iter().enumerate() {
+        assert_eq!(*wn, pose_matrix(&static_pose(&m, n)), "every W[n] = L[n]");
     }
     let bm = base_model(&clean);
     let wb = world_matrices(&bm, &static_poses(&bm));
-    assert_ne!(wb[3], pose_matrix(&static_pose(&bm, 3)), "the valid model has a hierarchy");
+    assert_ne!(
+        wb[3],
+        pose_matrix(&static_pose(&bm, 3)),
+        "the valid model has a hierarchy"
+    );
 }
 
 #[test]

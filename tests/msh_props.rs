@@ -7,7 +7,14 @@ use re2d::msh::{self, invariants, synth};
 use re2d::nres::{self, Profile};
 
 const L: Limits = Limits::DEFAULT;
-const PROFILES: [&str; 6] = ["triangle", "cube-lods", "hierarchy-anim", "nested", "quirks", "quirks38"];
+const PROFILES: [&str; 6] = [
+    "triangle",
+    "cube-lods",
+    "hierarchy-anim",
+    "nested",
+    "quirks",
+    "quirks38",
+];
 
 #[test]
 fn round_trips_over_thousands_of_generated_archives() {
@@ -20,12 +27,13 @@ fn round_trips_over_thousands_of_generated_archives() {
             let (a, _) = nres::decode(b, Profile::Strict, &L).unwrap();
             assert!(a.encode_lossless().unwrap() == *b, "{p} {seed}");
             let (m, _) = msh::decode(b, s.entry.map(str::as_bytes), Profile::Strict, &L).unwrap();
-            if s.entry.is_none() {
-                assert!(m.encode().unwrap() == *b);
-            } else {
-                let inner = m.encode().unwrap();
-                let i = a.find(s.entry.unwrap().as_bytes()).unwrap().index;
-                assert!(a.payload(i).unwrap() == inner.as_slice());
+            match s.entry {
+                None => assert!(m.encode().unwrap() == *b),
+                Some(e) => {
+                    let inner = m.encode().unwrap();
+                    let i = a.find(e.as_bytes()).unwrap().index;
+                    assert!(a.payload(i).unwrap() == inner.as_slice());
+                }
             }
             // canonical: same entries, attrs, names and payloads; stable
             let c = a.encode_canonical().unwrap();
@@ -43,8 +51,20 @@ fn round_trips_over_thousands_of_generated_archives() {
             if s.entry.is_none() {
                 let (cm, _) = msh::decode(&c, None, Profile::Strict, &L).unwrap();
                 assert_eq!(
-                    (cm.node_count(), cm.slot_count(), cm.batch_count(), cm.vertex_count(), cm.frame_count()),
-                    (m.node_count(), m.slot_count(), m.batch_count(), m.vertex_count(), m.frame_count())
+                    (
+                        cm.node_count(),
+                        cm.slot_count(),
+                        cm.batch_count(),
+                        cm.vertex_count(),
+                        cm.frame_count()
+                    ),
+                    (
+                        m.node_count(),
+                        m.slot_count(),
+                        m.batch_count(),
+                        m.vertex_count(),
+                        m.frame_count()
+                    )
                 );
             }
             n += 1;
@@ -99,9 +119,21 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
         (any::<usize>(), any::<u8>()).prop_map(|(i, v)| Mutation::Set(i, v)),
         any::<usize>().prop_map(Mutation::Truncate),
-        (any::<usize>(), prop_oneof![Just(0u32), Just(1), Just(0xFFFF), Just(u32::MAX), any::<u32>()])
+        (
+            any::<usize>(),
+            prop_oneof![
+                Just(0u32),
+                Just(1),
+                Just(0xFFFF),
+                Just(u32::MAX),
+                any::<u32>()
+            ]
+        )
             .prop_map(|(e, v)| Mutation::SizeField(e, v)),
-        (any::<usize>(), prop_oneof![Just(0u32), Just(0xFFFF), Just(0x7FFF_FFFF), any::<u32>()])
+        (
+            any::<usize>(),
+            prop_oneof![Just(0u32), Just(0xFFFF), Just(0x7FFF_FFFF), any::<u32>()]
+        )
             .prop_map(|(i, v)| Mutation::Word(i, v)),
     ]
 }
@@ -143,13 +175,19 @@ fn editor_keeps_invariants() {
     // no edit: byte-identical
     assert!(e.encode().unwrap() == s.bytes);
     // positions: same count, in place, bounds recomputed
-    let p: Vec<[f32; 3]> = (0..m.vertex_count()).map(|v| {
-        let q = m.position(v).unwrap();
-        [q[0] * 2.0, q[1] * 2.0, q[2] * 2.0]
-    }).collect();
+    let p: Vec<[f32; 3]> = (0..m.vertex_count())
+        .map(|v| {
+            let q = m.position(v).unwrap();
+            [q[0] * 2.0, q[1] * 2.0, q[2] * 2.0]
+        })
+        .collect();
     e.replace_positions(&p, true).unwrap();
     let out = e.encode().unwrap();
-    assert_eq!(out.len(), s.bytes.len(), "same-length tables are rewritten in place");
+    assert_eq!(
+        out.len(),
+        s.bytes.len(),
+        "same-length tables are rewritten in place"
+    );
     let (m2, d) = msh::decode(&out, None, Profile::Strict, &L).unwrap();
     assert!(d.is_empty(), "{d:?}");
     assert_eq!(m2.position(5), Some(p[5]));
@@ -161,10 +199,15 @@ fn editor_keeps_invariants() {
     }
     assert_eq!(sl.tail, old.tail, "opaque tail kept");
     // wrong count: refused, nothing changed
-    assert_eq!(e.replace_positions(&p[1..], false).unwrap_err().code, "E_EDIT");
+    assert_eq!(
+        e.replace_positions(&p[1..], false).unwrap_err().code,
+        "E_EDIT"
+    );
     assert!(e.encode().unwrap() == out);
     // UVs and normals
-    let uv: Vec<[f32; 2]> = (0..m.vertex_count()).map(|v| [v as f32 / 64.0, 0.5]).collect();
+    let uv: Vec<[f32; 2]> = (0..m.vertex_count())
+        .map(|v| [v as f32 / 64.0, 0.5])
+        .collect();
     e.replace_uvs(&uv).unwrap();
     let n: Vec<[f32; 3]> = (0..m.vertex_count()).map(|_| [0.0, -1.0, 0.0]).collect();
     e.replace_normals(&n).unwrap();
@@ -187,7 +230,10 @@ fn editor_keeps_invariants() {
     e.remove_entry(i).unwrap();
     let k13 = m4.table_entry(13).unwrap();
     let err = e.remove_entry(k13).unwrap_err();
-    assert_eq!(err.code, "E_MSH_MISSING_TABLE", "removing a required table is refused");
+    assert_eq!(
+        err.code, "E_MSH_MISSING_TABLE",
+        "removing a required table is refused"
+    );
     let k19 = m4.table_entry(19).unwrap();
     assert_eq!(e.remove_entry(k19).unwrap_err().code, "E_MSH_ANIM_PAIR");
     let dup = e.add_entry(3, [0, 0, 12], b"dup", &[0; 12]).unwrap_err();

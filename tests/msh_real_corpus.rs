@@ -30,15 +30,29 @@ fn real_corpus() {
     let (mut archives, mut models, mut strict_ok) = (0, 0, 0);
     for p in &all {
         let b = std::fs::read(p).unwrap();
-        let Ok((a, _)) = nres::decode(&b, Profile::Tolerant, &l) else { continue };
+        let Ok((a, _)) = nres::decode(&b, Profile::Tolerant, &l) else {
+            continue;
+        };
         archives += 1;
-        assert!(a.encode_lossless().unwrap() == b, "{}: lossless identity", p.display());
+        assert!(
+            a.encode_lossless().unwrap() == b,
+            "{}: lossless identity",
+            p.display()
+        );
         if let Ok(c) = a.encode_canonical() {
             let (ca, _) = nres::decode(&c, Profile::Tolerant, &l).unwrap();
             for i in 0..a.len() {
-                assert!(a.payload(i) == ca.payload(i), "{}: canonical payload {i}", p.display());
+                assert!(
+                    a.payload(i) == ca.payload(i),
+                    "{}: canonical payload {i}",
+                    p.display()
+                );
             }
-            assert!(ca.encode_canonical().unwrap() == c, "{}: canonical stable", p.display());
+            assert!(
+                ca.encode_canonical().unwrap() == c,
+                "{}: canonical stable",
+                p.display()
+            );
         }
         if let Ok((m, _)) = msh::decode(&b, None, Profile::Tolerant, &l) {
             models += 1;
@@ -49,6 +63,9 @@ fn real_corpus() {
             }
         }
     }
-    println!("corpus: {} files, {archives} NRes archives, {models} models ({strict_ok} strictly valid)", all.len());
+    println!(
+        "corpus: {} files, {archives} NRes archives, {models} models ({strict_ok} strictly valid)",
+        all.len()
+    );
     assert!(archives > 0, "RE2D_MSH_CORPUS has no NRes archive");
 }

@@ -115,7 +115,7 @@ pub fn interpolate(q0: [f32; 4], q1: [f32; 4], alpha: f32) -> [f32; 4] {
         sign = -1.0;
     }
     let (w0, mut w1);
-    if 1.0 - dot <= 9.999_999_7e-6_f32 {
+    if 1.0 - dot <= 1e-5_f32 {
         w0 = 1.0 - alpha;
         w1 = alpha;
     } else {

@@ -97,7 +97,7 @@ pub(crate) fn check(m: &mut Model<'_>, f: &mut Findings) {
             let (Some(a), Some(b)) = (m.key(k - 1), m.key(k)) else {
                 continue;
             };
-            if !(a.time < b.time) {
+            if a.time.partial_cmp(&b.time) != Some(std::cmp::Ordering::Less) {
                 times_ok = false;
                 f.error(
                     "E_ANIM_KEY_ORDER",

@@ -120,7 +120,7 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
         }
         let sz = size(&entry, t);
         let bad = if t == RES_SLOTS {
-            sz < HEADER_SIZE || (sz - HEADER_SIZE) % SLOT_STRIDE != 0
+            sz < HEADER_SIZE || !(sz - HEADER_SIZE).is_multiple_of(SLOT_STRIDE)
         } else if let Some(s) = stride(t) {
             sz % s != 0
         } else {
@@ -158,7 +158,7 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
         match e.attr3 {
             38 | 24 => {
                 let s = e.attr3 as usize;
-                if sz % s != 0 {
+                if !sz.is_multiple_of(s) {
                     f.error(
                         "E_MSH_STRIDE",
                         Some(RES_NODES),
@@ -183,7 +183,7 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
                 }
             }
             a => {
-                let fallback = if sz % NODE_STRIDE == 0 {
+                let fallback = if sz.is_multiple_of(NODE_STRIDE) {
                     layout = NodeLayout::Stride38;
                     attr_nodes = Some(sz / NODE_STRIDE);
                     "read with stride 38"
@@ -429,7 +429,7 @@ pub(crate) fn analyze<'a>(archive: Archive<'a>, f: &mut Findings) -> Option<Mode
                 }
             }
         }
-        if n % 3 != 0 {
+        if !n.is_multiple_of(3) {
             f.error(
                 "E_MSH_INDEX_COUNT",
                 Some(RES_BATCHES),

@@ -29,6 +29,7 @@ mod model;
 pub mod names;
 pub mod pose;
 mod read;
+pub mod render;
 pub mod synth;
 pub mod tables;
 

@@ -634,7 +634,7 @@ fn encode_nres(tables: &[Table], layout: &Layout) -> Vec<u8> {
         match layout.pre.get(i).cloned().flatten() {
             Some(pre) => out.extend_from_slice(&pre),
             None => {
-                while out.len() % 8 != 0 {
+                while !out.len().is_multiple_of(8) {
                     out.push(0);
                 }
             }
@@ -645,7 +645,7 @@ fn encode_nres(tables: &[Table], layout: &Layout) -> Vec<u8> {
     match &layout.tail {
         Some(tail) => out.extend_from_slice(tail),
         None => {
-            while out.len() % 8 != 0 {
+            while !out.len().is_multiple_of(8) {
                 out.push(0);
             }
         }
@@ -767,7 +767,8 @@ fn cube_lods(rng: &mut Rng) -> Synth {
 
 fn hierarchy(rng: &mut Rng) -> Build {
     let mut b = Build::default();
-    let spec: [(&str, Option<usize>, [f32; 3], [f32; 3]); 5] = [
+    type NodeSpec = (&'static str, Option<usize>, [f32; 3], [f32; 3]);
+    let spec: [NodeSpec; 5] = [
         ("root", None, [0.0, 0.0, 0.0], [0.6, 0.3, 0.4]),
         ("spine", Some(0), [0.0, 0.5, 0.0], [0.3, 0.5, 0.25]),
         ("neck", Some(1), [0.0, 1.0, 0.0], [0.12, 0.2, 0.12]),

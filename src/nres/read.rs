@@ -297,7 +297,7 @@ fn layout_diagnostics(a: &Archive<'_>, readable: &[bool], f: &mut Findings) {
             );
         }
     }
-    if dir_off % 8 != 0 {
+    if !dir_off.is_multiple_of(8) {
         f.diag(
             "W_NRES_ALIGN",
             None,

@@ -93,7 +93,7 @@ fn f32s(out: &mut Vec<u8>, v: &[f32]) {
 }
 
 fn align_out(out: &mut Vec<u8>, start: usize) {
-    while (out.len() - start) % 4 != 0 {
+    while !(out.len() - start).is_multiple_of(4) {
         out.push(0);
     }
 }
@@ -286,7 +286,10 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
                 "E_EXPORT_TOO_LARGE",
                 None,
                 None,
-                format!("{fc} frames × {} animated nodes do not fit a glTF buffer", anim_nodes.len()),
+                format!(
+                    "{fc} frames × {} animated nodes do not fit a glTF buffer",
+                    anim_nodes.len()
+                ),
             ));
         }
         let input = lay.add(
