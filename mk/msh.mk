@@ -1,6 +1,6 @@
 # MSH / NRes models (issue 11): tests, demo and benchmark; included by the top Makefile.
 #
-#   make msh-test    the MSH/NRes test suites in release mode (readers, every check, animation parity,
+#   make msh-test    the MSH/NRes test suites (same build as cargo-test: readers, every check, animation parity,
 #                    round-trip properties, bounded proptest, fuzz-corpus replay, CLI), the Khronos glTF
 #                    validator on every synthetic profile (npm ci of the pinned gltf-validator into
 #                    tests/gltf/node_modules on first use) and the optional real corpus
@@ -26,9 +26,9 @@ msh-gltf-deps:
 	  (cd tests/gltf && npm ci --no-audit --no-fund --silent)
 
 msh-test: msh-gltf-deps
-	$(CARGO) test --release --test msh_nres --test msh_model --test msh_anim --test msh_export \
+	$(CARGO) test --test msh_nres --test msh_model --test msh_anim --test msh_export \
 	  --test msh_props --test msh_alloc --test msh_fuzz_corpus --test msh_cli
-	$(CARGO) test --release --test msh_real_corpus -- --nocapture
+	$(CARGO) test --test msh_real_corpus -- --nocapture
 
 demo-msh:
 	$(CARGO) build --release --bin re2d --example msh_preview
