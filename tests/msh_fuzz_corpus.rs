@@ -53,3 +53,12 @@ fn anim_sample_corpus() {
 fn export_obj_corpus() {
     replay("export_obj", invariants::export_obj);
 }
+
+#[test]
+fn replay_detects_a_broken_invariant() {
+    // negative control: an invariant that fails on some corpus input must fail the replay
+    let r = std::panic::catch_unwind(|| {
+        replay("nres_decode", |d| assert!(d.len() < 64, "long input"));
+    });
+    assert!(r.is_err());
+}

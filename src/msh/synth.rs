@@ -938,15 +938,16 @@ fn quirks(rng: &mut Rng, stride24: bool) -> Synth {
     }
 }
 
-/// The benchmark model: about `target` bytes and 1 M triangles. Nodes (64)
-/// each hold one slot of 2 batches; a batch is 1 024 ribbons of 4 quads
-/// (10 vertices, 8 triangles each); Res7 has one descriptor per triangle
-/// (slot triangle ranges are limited to `u16`, so they wrap inside the first
-/// 65 536 descriptors). Vertices, normals and UVs are distinct per ribbon.
+/// The benchmark model: about `target` bytes (≈ 1 M triangles for 64 MiB).
+/// Every node holds one slot of 2 batches; a batch is 1 024 ribbons of 4
+/// quads (10 vertices, 8 triangles each); vertices have positions, normals,
+/// UVs and the optional Res15 (8 bytes) and Res18 (4 bytes) streams; Res7 has
+/// one descriptor per triangle (slot triangle ranges are `u16`, so they wrap
+/// inside the first 65 536 descriptors).
 pub fn big(target: usize, seed: u64) -> Synth {
     let mut rng = Rng(seed);
-    // per triangle: 6 (Res6) + 16 (Res7) + 1.25 × 20 (Res3/4/5) = 47 bytes
-    let tris_wanted = (target as f64 / 47.0) as usize;
+    // per triangle: 6 (Res6) + 16 (Res7) + 1.25 × 32 (Res3/4/5/15/18) = 62 bytes
+    let tris_wanted = (target as f64 / 62.0) as usize;
     let per_batch = 8192usize; // triangles
     let batches = tris_wanted.div_ceil(per_batch).max(2) & !1;
     let nodes = batches / 2;
@@ -956,6 +957,8 @@ pub fn big(target: usize, seed: u64) -> Synth {
     let mut r3 = Vec::with_capacity(nv * 12);
     let mut r4 = Vec::with_capacity(nv * 4);
     let mut r5 = Vec::with_capacity(nv * 4);
+    let mut r15 = Vec::with_capacity(nv * 8);
+    let mut r18 = Vec::with_capacity(nv * 4);
     let mut r6 = Vec::with_capacity(nt * 6);
     let mut r7 = Vec::with_capacity(nt * 16);
     let mut r13 = Vec::with_capacity(batches * 20);
@@ -979,6 +982,8 @@ pub fn big(target: usize, seed: u64) -> Synth {
                     r4.extend_from_slice(&[0, 127, 0, 0]);
                     pi16(&mut r5, (s * 1024) as i16);
                     pi16(&mut r5, (k * 256) as i16);
+                    r15.extend_from_slice(&[k as u8, s as u8, 0, 0, 0, 0, 0, 1]);
+                    r18.extend_from_slice(&[0x80, 0x90, 0xA0 + (r % 64) as u8, 0xFF]);
                 }
             }
             let v0 = (r * 10) as u16;
@@ -1068,6 +1073,8 @@ pub fn big(target: usize, seed: u64) -> Synth {
         Table::new(3, [nv as u32, 0, 12], r3),
         Table::new(4, [nv as u32, 0, 4], r4),
         Table::new(5, [nv as u32, 0, 4], r5),
+        Table::new(18, [nv as u32, 0, 4], r18),
+        Table::new(15, [nv as u32, 0, 8], r15),
         Table::new(13, [batches as u32, 0, 20], r13),
         Table::new(6, [(nt * 3) as u32, 0, 2], r6),
         Table::new(7, [nt as u32, 0, 16], r7),
