@@ -32,14 +32,26 @@ fn check_corpus(dir: &Path) -> (usize, usize, usize, usize) {
             continue;
         };
         archives += 1;
-        assert!(a.encode_lossless().unwrap() == b, "{}: lossless identity", p.display());
+        assert!(
+            a.encode_lossless().unwrap() == b,
+            "{}: lossless identity",
+            p.display()
+        );
         if let Ok(c) = a.encode_canonical() {
             let (ca, _) = nres::decode(&c, Profile::Tolerant, &l).unwrap();
             for i in 0..a.len() {
-                assert!(a.payload(i) == ca.payload(i), "{}: canonical payload {i}", p.display());
+                assert!(
+                    a.payload(i) == ca.payload(i),
+                    "{}: canonical payload {i}",
+                    p.display()
+                );
                 assert_eq!(a.entries()[i].name_raw, ca.entries()[i].name_raw);
             }
-            assert!(ca.encode_canonical().unwrap() == c, "{}: canonical stable", p.display());
+            assert!(
+                ca.encode_canonical().unwrap() == c,
+                "{}: canonical stable",
+                p.display()
+            );
         }
         if let Ok((m, _)) = msh::decode(&b, None, Profile::Tolerant, &l) {
             models += 1;
@@ -60,7 +72,9 @@ fn real_corpus() {
         return;
     };
     let (n, archives, models, strict_ok) = check_corpus(Path::new(&dir));
-    println!("corpus: {n} files, {archives} NRes archives, {models} models ({strict_ok} strictly valid)");
+    println!(
+        "corpus: {n} files, {archives} NRes archives, {models} models ({strict_ok} strictly valid)"
+    );
     assert!(archives > 0, "RE2D_MSH_CORPUS has no NRes archive");
 }
 
@@ -69,7 +83,16 @@ fn corpus_checks_run_on_a_generated_directory() {
     let d = std::env::temp_dir().join(format!("re2d-msh-corpus-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("sub")).unwrap();
-    for (i, p) in ["triangle", "cube-lods", "hierarchy-anim", "nested", "quirks"].iter().enumerate() {
+    for (i, p) in [
+        "triangle",
+        "cube-lods",
+        "hierarchy-anim",
+        "nested",
+        "quirks",
+    ]
+    .iter()
+    .enumerate()
+    {
         let s = synth::generate(p, i as u64).unwrap();
         std::fs::write(d.join("sub").join(format!("{p}.msh")), &s.bytes).unwrap();
     }
