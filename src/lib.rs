@@ -24,6 +24,8 @@ pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod model;
+pub mod msh;
+pub mod nres;
 pub mod png_io;
 pub mod publish;
 pub mod rotsprite;

@@ -16,6 +16,18 @@ pub struct Limits {
     pub json_max_bytes: u64,
     /// Largest binary model/archive file read whole (bytes).
     pub file_max_bytes: u64,
+    /// Largest NRes archive decoded (bytes; msh.md §1.6). Also applies to a
+    /// nested model archive.
+    pub nres_max_input_bytes: u64,
+    /// Largest NRes `entry_count` accepted (msh.md §1.6).
+    pub nres_max_entries: u32,
+    /// Largest single NRes payload (bytes; msh.md §1.6).
+    pub nres_max_payload_bytes: u64,
+    /// Findings of one check code listed individually by the NRes/MSH
+    /// validator; further ones are counted in one summary finding with the
+    /// same code (so a damaged 256 MiB table cannot produce millions of
+    /// messages).
+    pub msh_max_findings_per_code: u32,
 }
 
 impl Limits {
@@ -25,6 +37,10 @@ impl Limits {
         png_max_bytes: 1 << 30,
         json_max_bytes: 64 << 20,
         file_max_bytes: 1 << 30,
+        nres_max_input_bytes: 256 << 20,
+        nres_max_entries: 65_536,
+        nres_max_payload_bytes: 256 << 20,
+        msh_max_findings_per_code: 100,
     };
 }
 
