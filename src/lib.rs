@@ -26,6 +26,7 @@ pub mod mesh;
 pub mod model;
 pub mod png_io;
 pub mod publish;
+pub mod riv;
 pub mod rotsprite;
 pub mod sprite;
 /// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.

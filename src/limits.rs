@@ -16,6 +16,9 @@ pub struct Limits {
     pub json_max_bytes: u64,
     /// Largest binary model/archive file read whole (bytes).
     pub file_max_bytes: u64,
+    /// Most object records the `.riv` reader accepts (each needs ≥ 2 bytes,
+    /// so this only bounds the record list of a huge file).
+    pub riv_max_objects: u64,
 }
 
 impl Limits {
@@ -25,6 +28,7 @@ impl Limits {
         png_max_bytes: 1 << 30,
         json_max_bytes: 64 << 20,
         file_max_bytes: 1 << 30,
+        riv_max_objects: 1 << 24,
     };
 }
 

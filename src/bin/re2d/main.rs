@@ -1,5 +1,6 @@
 // re2d command-line tool: entry point and subcommand dispatch (spec: surface-compiler.md §9).
-//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`. Each subcommand lives
+//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`, `re2d export-riv`,
+//! `re2d riv check|render-ref`. Each subcommand lives
 //! in its own file so later tools (`render`, …) can be added alongside.
 //! Exit codes: 0 success, 1 validation/format error, 2 usage error, 3 I/O.
 
@@ -7,6 +8,7 @@ mod atlas;
 mod build;
 mod compile;
 mod render;
+mod riv;
 
 use clap::{Parser, Subcommand};
 
@@ -29,6 +31,11 @@ enum Cmd {
     Build(build::Args),
     /// Render a character model's clip to PNG frames or a sprite sheet.
     Render(render::Args),
+    /// Export a skeleton mesh model (JSON + PNGs) to a Rive .riv file.
+    ExportRiv(riv::ExportArgs),
+    /// Rive .riv tools: structural check, reference renderer.
+    #[command(subcommand)]
+    Riv(riv::RivCmd),
 }
 
 fn main() {
@@ -38,6 +45,8 @@ fn main() {
         Cmd::Atlas(c) => atlas::run(&c),
         Cmd::Build(a) => build::run(&a),
         Cmd::Render(a) => render::run(&a),
+        Cmd::ExportRiv(a) => riv::run_export(&a),
+        Cmd::Riv(c) => riv::run(&c),
     };
     std::process::exit(code);
 }
