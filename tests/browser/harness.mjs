@@ -132,8 +132,8 @@ async function runFixture(a, name, page, pageNoGl, logs) {
     const masks = {};
     for (const p of model.parts) masks[p.name] = M.regionOf(M.readPng(ref(['--part', p.name], path.join(out, 'ref', `mask-${p.name}.png`))));
     const url = (k) => `/out/${name}/${k}.riv`;
-    const frames = async (k, c, ts, pg = page) =>
-        savePngs(path.join(out, 'runtime'), `${k}-${c}`, await pg.evaluate((u, cl, tt) => window.re2d.frames(u, cl, tt), url(k), c, ts)).map(M.readPng);
+    const frames = async (k, c, ts, pg = page, tag = '') =>
+        savePngs(path.join(out, 'runtime'), `${tag}${k}-${c}`, await pg.evaluate((u, cl, tt) => window.re2d.frames(u, cl, tt), url(k), c, ts)).map(M.readPng);
     // C1 info
     const info = {};
     for (const k of ['good', 'emptytoc', 'badversion', 'toc16']) {
@@ -150,7 +150,7 @@ async function runFixture(a, name, page, pageNoGl, logs) {
     // C2 control: the same good file in a browser without WebGL
     const noGl = { webgl: await pageNoGl.evaluate(() => window.re2d.webgl()) };
     try {
-        noGl.frame = (await frames('good', clip, [0], pageNoGl))[0];
+        noGl.frame = (await frames('good', clip, [0], pageNoGl, 'nowebgl-'))[0];
     } catch (e) {
         noGl.error = String(e.message || e);
     }
