@@ -342,7 +342,7 @@ async function main() {
         console.log(`${ok ? 'ok  ' : 'FAIL'} ${r.fixture} ${r.id} ${r.claim}: correct ${fmt(r.good)}${r.pass ? '' : ' (FAILS)'} | ${r.controlName} ${fmt(r.controlScore)}${r.controlFails ? ' (fails, as it must)' : ' (PASSES: control not caught)'} | ${r.threshold}${r.note ? ' | ' + r.note : ''}`);
     }
     console.log(`riv browser: runtime @rive-app/canvas-single ${results.runtime['@rive-app/canvas-single']}, ${results.chromium}, ${results.seconds} s`);
-    console.log(`riv browser: ${passed} passed, ${failed} failed`);
+    console.log(`riv-browser: ${passed} passed, ${failed} failed`);
     process.exit(failed || exitCode ? 1 : 0);
 }
 
