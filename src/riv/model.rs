@@ -40,6 +40,8 @@ pub struct Texture {
     pub id: Option<String>,
     /// Asset name (the file name).
     pub name: String,
+    /// The `textures` entry when it is a path (relative to the model file).
+    pub path: Option<String>,
     /// PNG bytes, unchanged.
     pub png: Vec<u8>,
     /// Width from IHDR.
@@ -692,6 +694,7 @@ fn parse_parts(
                             );
                         }
                         textures.push(Texture {
+                            path: entry.as_str().map(str::to_string),
                             id: Some(id),
                             name: tname,
                             png,

@@ -22,6 +22,7 @@ const html = `<!doctype html>
 <body><p>${path.basename(opt('--riv'))} (${riv.length} bytes) — clip <code>${clip}</code>, played by @rive-app/canvas-single</p>
 <canvas id="c" width="300" height="600"></canvas>
 <script>
+rive.Rive.suppressDeprecationWarnings = ['animations-param'];
 const bytes = Uint8Array.from(atob('${riv.toString('base64')}'), (c) => c.charCodeAt(0));
 const canvas = document.getElementById('c');
 new rive.Rive({ buffer: bytes.buffer, canvas, autoplay: true, animations: ${JSON.stringify(clip)} || undefined,

@@ -167,7 +167,7 @@ fn do_export(a: &ExportArgs) -> Result<String, Fail> {
     let mut inputs: Vec<PathBuf> = vec![a.model.clone()];
     let dir = a.model.parent().unwrap_or(Path::new(""));
     for t in &model.textures {
-        inputs.push(dir.join(&t.name));
+        inputs.extend(t.path.as_ref().map(|p| dir.join(p)));
     }
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     re2d::publish::publish(&a.output, &out.bytes, &refs)
@@ -289,7 +289,7 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
     let mut inputs: Vec<PathBuf> = vec![a.model.clone()];
     let dir = a.model.parent().unwrap_or(Path::new(""));
     for t in &model.textures {
-        inputs.push(dir.join(&t.name));
+        inputs.extend(t.path.as_ref().map(|p| dir.join(p)));
     }
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     re2d::publish::publish(&a.output, &png, &refs)
