@@ -13,6 +13,8 @@
 #   make riv-fixtures   regenerate tests/riv/fixtures (src/riv/fixtures.rs)
 
 RIV_BIN      := target/release/re2d
+# The harness uses the debug binary that `cargo test --all-targets` (make test) already built.
+RIV_TEST_BIN := target/debug/re2d
 RIV_OUT      := target/riv-browser
 RIV_NODE_DIR := tests/browser
 FUZZ_SECONDS ?= 600
@@ -32,9 +34,9 @@ riv-npm:
 
 # The harness itself (always runs; test-browser decides whether to call it).
 riv-harness: riv-npm
-	$(CARGO) build --release --bin re2d
+	$(CARGO) build --bin re2d
 	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium missing (apt-get install -y chromium)"; exit 1; }
-	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT)
+	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT)
 
 test-browser:
 	@if [ "$(RE2D_BROWSER)" = "1" ]; then \
@@ -44,8 +46,8 @@ test-browser:
 	fi
 
 riv-calibrate: riv-npm
-	$(CARGO) build --release --bin re2d
-	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT) --calibrate
+	$(CARGO) build --bin re2d
+	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT) --calibrate
 
 riv-readme:
 	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run RE2D_BROWSER=1 make test-browser first"; exit 1; }

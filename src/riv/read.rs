@@ -329,7 +329,7 @@ mod tests {
         o.extend([0xff; 11]);
         assert!(read(&o).is_err());
         let mut big = head.to_vec();
-        big.extend([106, 212, 0xff, 0xff, 0xff, 0xff, 0x0f]); // 4 GiB blob
+        big.extend([106, 0xd4, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]); // 4 GiB blob
         assert!(read(&big).unwrap_err().reason.contains("exceeds"));
         // a key that is in the ToC is skipped by its declared type
         let mut k = vec![0x52, 0x49, 0x56, 0x45, 7, 3, 0, 69, 0, 0, 0, 0, 0];
