@@ -15,6 +15,7 @@
 // values the native copy cannot represent (non-numbers, array-likes, more than
 // two pairs, …) and non-Float32Array outputs take the literal JS path below.
 import * as nat from 're2d/native/mesh';
+import { exportRiv } from 're2d/native/riv';
 
 const TAU = Math.PI * 2;
 
@@ -595,7 +596,7 @@ export function installMesh($) {
         return eng.submitMesh(flat, k, texture);
     }
 
-    return {
+    const api = {
         skeleton: (spec) => createSkeleton(spec),
         part: (spec) => createPart(spec),
         ik,
@@ -605,4 +606,7 @@ export function installMesh($) {
         flatSize: () => flat.length,
         posed: (rig, angles) => ({ __pose: rig.pose(angles), __rest: rig.rest() }),
     };
+    // re2d extension (rive-export.md): non-enumerable, so §8's own-key list is unchanged.
+    Object.defineProperty(api, 'exportRiv', { value: exportRiv, writable: true, configurable: true });
+    return api;
 }

@@ -28,6 +28,7 @@ pub mod msh;
 pub mod nres;
 pub mod png_io;
 pub mod publish;
+pub mod riv;
 pub mod rotsprite;
 pub mod sprite;
 /// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.

@@ -28,6 +28,9 @@ pub struct Limits {
     /// same code (so a damaged 256 MiB table cannot produce millions of
     /// messages).
     pub msh_max_findings_per_code: u32,
+    /// Most object records the `.riv` reader accepts (each needs ≥ 2 bytes,
+    /// so this only bounds the record list of a huge file).
+    pub riv_max_objects: u64,
 }
 
 impl Limits {
@@ -41,6 +44,7 @@ impl Limits {
         nres_max_entries: 65_536,
         nres_max_payload_bytes: 256 << 20,
         msh_max_findings_per_code: 100,
+        riv_max_objects: 1 << 24,
     };
 }
 

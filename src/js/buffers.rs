@@ -36,6 +36,7 @@ macro_rules! slice_fn {
 
 slice_fn!(with_f32_mut, f32);
 slice_fn!(with_f64_mut, f64);
+slice_fn!(with_u8_mut, u8);
 
 /// What [`RawVal::kind`] sees (no conversion, no JS runs).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,6 +7,7 @@
 //! | [`model`] | native modules `re2d/native/rotsprite` (validation) and `re2d/native/host` | js-rotsprite.md §3 |
 //! | [`sprite`] | `engine.rotSprite*` natives over `crate::sprite`, host sprites | js-rotsprite.md §10 |
 //! | [`mesh`] | native module `re2d/native/mesh` behind `js/mesh.js` | js-mesh.md §3, §4, §7, §8.4 |
+//! | [`riv`] | native module `re2d/native/riv` behind `$.mesh.exportRiv` | rive-export.md §7–§9 |
 //! | [`buffers`] | the one audited typed-array access | — |
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
 //! | [`engine`] | default `globalThis.engine` over [`raster`] | issue 3 §5 |
@@ -20,6 +21,7 @@ pub mod mesh;
 pub mod model;
 pub mod modules;
 pub mod raster;
+pub mod riv;
 pub mod sprite;
 pub mod sys;
 

@@ -43,6 +43,10 @@ fn native_mesh<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> 
     Module::declare_def::<super::mesh::MeshNative, _>(ctx, name)
 }
 
+fn native_riv<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
+    Module::declare_def::<super::riv::RivNative, _>(ctx, name)
+}
+
 fn native_rotsprite<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
     Module::declare_def::<super::model::ModelNative, _>(ctx, name)
 }
@@ -68,6 +72,12 @@ pub const BUILTINS: &[Builtin] = &[
         alias: None,
         private_to: Some("re2d/mesh"),
         source: Source::Native(native_mesh),
+    },
+    Builtin {
+        name: "re2d/native/riv",
+        alias: None,
+        private_to: Some("re2d/mesh"),
+        source: Source::Native(native_riv),
     },
     Builtin {
         name: "re2d/rotsprite",

@@ -1,5 +1,6 @@
 // re2d command-line tool: entry point and subcommand dispatch (spec: surface-compiler.md §9).
-//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`, `re2d nres`, `re2d msh`. Each subcommand lives
+//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`, `re2d nres`,
+//! `re2d msh`, `re2d export-riv`, `re2d riv check|render-ref`. Each subcommand lives
 //! in its own file so later tools (`render`, …) can be added alongside.
 //! Exit codes: 0 success, 1 validation/format error, 2 usage error, 3 I/O.
 
@@ -9,6 +10,7 @@ mod compile;
 mod msh;
 mod nres;
 mod render;
+mod riv;
 
 use clap::{Parser, Subcommand};
 
@@ -37,6 +39,11 @@ enum Cmd {
     /// MSH models: validate, export (OBJ, glTF), roundtrip, synth.
     #[command(subcommand)]
     Msh(msh::Cmd),
+    /// Export a skeleton mesh model (JSON + PNGs) to a Rive .riv file.
+    ExportRiv(riv::ExportArgs),
+    /// Rive .riv tools: structural check, reference renderer.
+    #[command(subcommand)]
+    Riv(riv::RivCmd),
 }
 
 fn main() {
@@ -51,6 +58,8 @@ fn main() {
         Cmd::Render(a) => render::run(&a),
         Cmd::Nres(c) => nres::run(&c),
         Cmd::Msh(c) => msh::run(&c),
+        Cmd::ExportRiv(a) => riv::run_export(&a),
+        Cmd::Riv(c) => riv::run(&c),
     };
     std::process::exit(code);
 }
