@@ -7,7 +7,8 @@
 //! - an 8-frame render sheet of the animal walking and turning (4096×512) and
 //!   the dense demo figure's walk sheet (4096×512).
 //!
-//! `harness = false`: `cargo bench --bench png` or `make bench-png`.
+//! `harness = false`: `cargo bench --bench png` or `make bench-png`; `LEVEL=6`
+//! encodes at another zlib level (default 9, what `re2d compile` uses).
 //! `cargo bench --bench png -- --once NAME` encodes one image once (for
 //! `valgrind --tool=callgrind` instruction counts).
 
@@ -148,10 +149,13 @@ fn main() {
             }
             continue;
         }
-        let png = re2d::png_io::encode_rgba(&img.rgba, img.w, img.h).unwrap();
+        let level: u32 = std::env::var("LEVEL").map_or(9, |l| l.parse().unwrap());
+        let png = re2d::png_encode::encode_rgba_level(&img.rgba, img.w, img.h, level).unwrap();
         let runs = if img.w * img.h > 1 << 22 { 5 } else { 11 };
         let ms = median_ms(runs, || {
-            std::hint::black_box(re2d::png_io::encode_rgba(&img.rgba, img.w, img.h).unwrap());
+            std::hint::black_box(
+                re2d::png_encode::encode_rgba_level(&img.rgba, img.w, img.h, level).unwrap(),
+            );
         });
         let ratio = img.engine_png.map_or(String::new(), |e| {
             format!(" = {:.2}x the engine's {e}", png.len() as f64 / e as f64)

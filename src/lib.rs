@@ -24,6 +24,7 @@ pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod model;
+pub mod png_encode;
 pub mod png_io;
 pub mod publish;
 pub mod rotsprite;
