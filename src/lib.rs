@@ -19,6 +19,7 @@
     clippy::manual_checked_ops
 )]
 
+pub mod anim;
 pub mod character;
 pub mod limits;
 pub mod math;

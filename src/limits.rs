@@ -16,6 +16,9 @@ pub struct Limits {
     pub json_max_bytes: u64,
     /// Largest binary model/archive file read whole (bytes).
     pub file_max_bytes: u64,
+    /// Largest total of rendered frames held in memory at once by
+    /// `re2d render` for `--sheet`, `--apng`, `--gif` or `--fit` (bytes).
+    pub frames_max_bytes: u64,
 }
 
 impl Limits {
@@ -25,6 +28,7 @@ impl Limits {
         png_max_bytes: 1 << 30,
         json_max_bytes: 64 << 20,
         file_max_bytes: 1 << 30,
+        frames_max_bytes: 1 << 30,
     };
 }
 

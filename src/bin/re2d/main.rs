@@ -28,7 +28,7 @@ enum Cmd {
     /// Run the compile jobs of a build file.
     Build(build::Args),
     /// Render a character model's clip to PNG frames or a sprite sheet.
-    Render(render::Args),
+    Render(Box<render::Args>),
 }
 
 fn main() {
