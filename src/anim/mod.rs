@@ -7,6 +7,7 @@
 //! | `timing.rs` | [`Delay`] per frame from a frame rate, [`Timing`] (delay + play count) |
 //! | `fit.rs` | opaque bounds of a frame, their union over a clip plus a margin ([`fit_rect`]), [`crop`] |
 //! | `sheet.rs` | frames in a grid, left to right, top to bottom ([`sheet`]) |
+//! | `resize.rs` | integer box downscale with alpha weighting ([`downscale`]) |
 //! | `apng.rs` | animated PNG through the `png` crate ([`encode_apng`]) |
 //! | `gif.rs` | animated GIF through the `gif` crate ([`encode_gif`]) |
 //!
@@ -31,12 +32,14 @@
 mod apng;
 mod fit;
 mod gif;
+mod resize;
 mod sheet;
 mod timing;
 
 pub use apng::encode_apng;
 pub use fit::{Rect, crop, fit_rect, opaque_bounds};
 pub use gif::{GIF_ALPHA_THRESHOLD, encode_gif};
+pub use resize::downscale;
 pub use sheet::sheet;
 pub use timing::{Delay, Timing};
 

@@ -27,7 +27,7 @@ enum Cmd {
     Atlas(atlas::Cmd),
     /// Run the compile jobs of a build file.
     Build(build::Args),
-    /// Render a character model's clip to PNG frames or a sprite sheet.
+    /// Render a character model's clip to PNG frames, a sprite sheet, an animated PNG or a GIF.
     Render(Box<render::Args>),
 }
 

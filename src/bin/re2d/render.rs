@@ -53,7 +53,7 @@ pub struct Args {
     /// Write numbered frames frame-NNNN.png into this directory.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: Option<PathBuf>,
-    /// Write one sprite-sheet PNG instead.
+    /// Write one sprite-sheet PNG (frames left to right, top to bottom; outputs may be combined).
     #[arg(long, value_name = "OUT.png")]
     sheet: Option<PathBuf>,
     /// Sheet columns (default: up to 8).
@@ -65,7 +65,7 @@ pub struct Args {
     /// Write an animated GIF (256 colours per frame, alpha cut at 128, delay in 1/100 s).
     #[arg(long, value_name = "OUT.gif")]
     gif: Option<PathBuf>,
-    /// Crop every frame to the union of the clip's opaque bounds plus MARGIN px (default 8).
+    /// Crop every output to the union of all frames' opaque bounds plus MARGIN px (--fit=MARGIN; default 8).
     #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "8")]
     fit: Option<u32>,
 }
