@@ -7,8 +7,12 @@
 //! - an 8-frame render sheet of the animal walking and turning (4096×512) and
 //!   the dense demo figure's walk sheet (4096×512).
 //!
-//! `harness = false`: `cargo bench --bench png` or `make bench-png`; `LEVEL=6`
-//! encodes at another zlib level (default 9, what `re2d compile` uses).
+//! Atlases are encoded at the level `re2d compile` uses
+//! ([`re2d::png_encode::SMALLEST`]), sheets at the level of `re2d render`
+//! ([`re2d::png_encode::BALANCED`]).
+//!
+//! `harness = false`: `cargo bench --bench png` or `make bench-png`; `LEVEL=N`
+//! encodes everything at zlib level N instead.
 //! `cargo bench --bench png -- --once NAME` encodes one image once (for
 //! `valgrind --tool=callgrind` instruction counts).
 
@@ -38,6 +42,7 @@ struct Image {
     w: u32,
     h: u32,
     engine_png: Option<u64>,
+    level: u32,
 }
 
 fn repo(p: &str) -> std::path::PathBuf {
@@ -62,6 +67,7 @@ fn compiled(name: &str, size: u32, legacy: bool) -> Image {
         w: size,
         h: size,
         engine_png: (size == 1024).then(|| std::fs::metadata(&engine).unwrap().len()),
+        level: re2d::png_encode::SMALLEST,
     }
 }
 
@@ -82,6 +88,7 @@ fn sheet(name: &str, mut frame: impl FnMut(usize) -> Vec<u8>) -> Image {
         w: (n * s) as u32,
         h: s as u32,
         engine_png: None,
+        level: re2d::png_encode::BALANCED,
     }
 }
 
@@ -143,13 +150,14 @@ fn main() {
     for img in &images {
         if let Some(name) = once {
             if img.name.starts_with(name.as_str()) {
-                let png = re2d::png_io::encode_rgba(&img.rgba, img.w, img.h).unwrap();
+                let png = re2d::png_encode::encode_rgba_level(&img.rgba, img.w, img.h, img.level)
+                    .unwrap();
                 println!("{}: {} bytes", img.name, png.len());
                 return;
             }
             continue;
         }
-        let level: u32 = std::env::var("LEVEL").map_or(9, |l| l.parse().unwrap());
+        let level: u32 = std::env::var("LEVEL").map_or(img.level, |l| l.parse().unwrap());
         let png = re2d::png_encode::encode_rgba_level(&img.rgba, img.w, img.h, level).unwrap();
         let runs = if img.w * img.h > 1 << 22 { 5 } else { 11 };
         let ms = median_ms(runs, || {
@@ -161,7 +169,7 @@ fn main() {
             format!(" = {:.2}x the engine's {e}", png.len() as f64 / e as f64)
         });
         println!(
-            "{:28} {}x{}: {:8} bytes{ratio}, encode {ms:.1} ms (median of {runs})",
+            "{:28} {}x{}: {:8} bytes{ratio}, zlib {level}, encode {ms:.1} ms (median of {runs})",
             img.name,
             img.w,
             img.h,
