@@ -4,7 +4,8 @@
 #   make docs-check   fails when docs/cli.md differs from what the built binary prints (run `make docs`)
 #   make link-check   every link and image in README.md and docs/*.md resolves to a file in the repo
 #                     (plus a negative control: a page with broken links must fail the same check)
-#   make doc-test     the runnable examples of the rustdoc (`cargo test --doc`)
+#   make doc-test     the runnable examples of the rustdoc (`cargo test --doc`), and the API docs
+#                     build without warnings (broken intra-doc links fail)
 #   make docs-img     regenerate the README pictures in docs/img/ from the demo outputs (runs make demo)
 
 DOCS_RE2D := target/release/re2d
@@ -35,6 +36,7 @@ link-check:
 
 doc-test:
 	$(CARGO) test --doc
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --lib --quiet
 
 docs-img: demo
 	$(CARGO) run --release --quiet --example docs_img -- out $(DOCS_IMG)

@@ -5,7 +5,7 @@
 //! | file | does | spec |
 //! |---|---|---|
 //! | `json.rs` | JSON reader keeping integer/float literals, ±∞ overflow, legacy tokens | §5.1, §6.8.2 |
-//! | `model.rs` | typed [`Surface`], the default-mode structural pass, JSON writer | §5 |
+//! | `model.rs` | typed [`Surface`](crate::surface::Surface), the default-mode structural pass, JSON writer | §5 |
 //! | `compile.rs` | working image, cell generation, per-cell processing, header, upscale | §6.2–§6.6 |
 //! | `encode.rs` | SUB / legacy quantisation, ranges, the blend band of §7 | §3, §7 |
 //! | `legacy.rs` | `--legacy` lazy acceptance rules | §6.8 |
@@ -15,8 +15,11 @@
 //! | `fixtures.rs` | generated dense humanoid-size test surface | — |
 //! | `error.rs` | `E_*` codes | §5.8 |
 //!
-//! Typical use: [`compile`] (JSON bytes + optional material PNG + [`Options`])
-//! → [`Atlas`] (RGBA pixels) → [`encode_png`] → [`publish`].
+//! Typical use: [`compile`](crate::surface::compile) (JSON bytes + optional
+//! material PNG + [`Options`](crate::surface::Options)) →
+//! [`Atlas`](crate::surface::Atlas) (RGBA pixels) →
+//! [`encode_png`](crate::surface::encode_png) →
+//! [`publish`](crate::surface::publish).
 //!
 //! ```
 //! use re2d::surface::{Options, compile, decode_rgba8, encode_png};
