@@ -308,6 +308,22 @@ fn apng_gif_and_fit() {
             .unwrap()
             .contains("\"atlas\"")
     );
+    // two outputs naming the same file: usage error, nothing written
+    let o = re2d()
+        .args([
+            "render",
+            m,
+            "--frames",
+            "1",
+            "--apng",
+            &s("same"),
+            "--gif",
+            &s("same"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!p("same").exists());
     // too many frames to hold for an animation: exit 1, nothing written
     let o = re2d()
         .args(["render", m, "--frames", "5000", "--gif", &s("big.gif")])

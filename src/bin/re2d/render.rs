@@ -158,6 +158,18 @@ fn render(a: &Args) -> Result<String, Fail> {
     if a.frames == Some(0) || a.columns == Some(0) {
         return Err(Fail("--frames and --columns must be at least 1".into(), 1));
     }
+    let files = [
+        ("--sheet", &a.sheet),
+        ("--apng", &a.apng),
+        ("--gif", &a.gif),
+    ];
+    for (i, (n1, p1)) in files.iter().enumerate() {
+        for (n2, p2) in &files[i + 1..] {
+            if p1.is_some() && p1 == p2 {
+                return Err(Fail(format!("{n1} and {n2} name the same file"), 2));
+            }
+        }
+    }
     let mut ch = Character::load(&a.model).map_err(model_err)?;
     if let Some(s) = &a.style {
         ch.set_style(if s == "pixel" {
