@@ -6,7 +6,7 @@ use std::process::exit;
 
 use re2d::js::host::{Options, run};
 
-const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] FILE.mjs [args...]\n       re2d-qjs --help | --version";
+const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] FILE.mjs [args...] | --help | --version";
 
 fn fail(msg: &str) -> ! {
     eprintln!("re2d-qjs: {msg}");
