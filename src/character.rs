@@ -8,7 +8,45 @@
 //! `re2d render` command.
 //!
 //! Not covered here (JS-only node features): attachments, layers, manual
-//! bone overrides and hot reload.
+//! bone overrides and hot reload. The file format is described in
+//! `docs/character-json.md`.
+//!
+//! ```
+//! use re2d::character::{Character, Expression, FrameRequest};
+//! use re2d::surface::{Options, compile, encode_png};
+//! use std::path::Path;
+//!
+//! // The shipped animal template; its atlas ("animal.png") is compiled from its surface.
+//! let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+//! let dir = std::env::temp_dir().join(format!("re2d-doc-character-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! for f in ["animal.character.json", "animal.animations.json"] {
+//!     std::fs::copy(assets.join(f), dir.join(f))?;
+//! }
+//! let atlas = compile(&std::fs::read(assets.join("animal.surface.json"))?, None, &Options::default())?;
+//! std::fs::write(dir.join("animal.png"), encode_png(&atlas.rgba, atlas.size)?)?;
+//!
+//! let mut cat = Character::load(&dir.join("animal.character.json"))?;
+//! assert_eq!(cat.clip_names(), ["walk"]);
+//! let request = FrameRequest {
+//!     clip: Some("walk".into()),
+//!     time: 0.25,
+//!     yaw: 30.0,
+//!     pitch: 10.0,
+//!     expression: Expression::default(),
+//!     visible_parts: None,
+//! };
+//! let size = cat.width(); // 512: the model's style is "anime"
+//! let pixels = cat.render(&request)?; // RGBA8, size × size
+//! assert_eq!(pixels.len(), size * size * 4);
+//! assert!(pixels.chunks(4).any(|p| p[3] == 255));
+//!
+//! // an unknown clip is an error
+//! let bad = FrameRequest { clip: Some("fly".into()), ..request };
+//! assert!(cat.render(&bad).is_err());
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::{Path, PathBuf};
 

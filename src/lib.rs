@@ -19,6 +19,7 @@
     clippy::manual_checked_ops
 )]
 
+pub mod anim;
 pub mod character;
 pub mod limits;
 pub mod math;
@@ -26,6 +27,7 @@ pub mod mesh;
 pub mod model;
 pub mod msh;
 pub mod nres;
+pub mod png_encode;
 pub mod png_io;
 pub mod publish;
 pub mod riv;

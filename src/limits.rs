@@ -31,6 +31,9 @@ pub struct Limits {
     /// Most object records the `.riv` reader accepts (each needs ≥ 2 bytes,
     /// so this only bounds the record list of a huge file).
     pub riv_max_objects: u64,
+    /// Largest total of rendered frames held in memory at once by
+    /// `re2d render` for `--sheet`, `--apng`, `--gif` or `--fit` (bytes).
+    pub frames_max_bytes: u64,
 }
 
 impl Limits {
@@ -45,6 +48,7 @@ impl Limits {
         nres_max_payload_bytes: 256 << 20,
         msh_max_findings_per_code: 100,
         riv_max_objects: 1 << 24,
+        frames_max_bytes: 1 << 30,
     };
 }
 

@@ -1,8 +1,8 @@
 // re2d — PNG in and out for tools, hosts and demos: deterministic RGBA8 encoding, decoding any PNG to RGBA8.
 //
 //! One encoder for every PNG re2d writes (atlases, sprites, sheets, frames):
-//! 8-bit RGBA, no colour chunks, fixed compression and filter, so equal
-//! pixels always give equal files. The decoder expands every colour type and
+//! 8-bit RGBA, no colour chunks, fixed compression and filter choice, so equal
+//! pixels always give equal files (see [`crate::png_encode`]). The decoder expands every colour type and
 //! depth to RGBA8 (the atlas compiler keeps its own strict readers).
 
 use std::io::{BufRead, Seek};
@@ -18,21 +18,10 @@ pub struct RgbaImage {
     pub height: u32,
 }
 
-/// Encodes `w`×`h` RGBA8 pixels as a PNG with fixed settings.
+/// Encodes `w`×`h` RGBA8 pixels as a compact PNG with fixed settings
+/// ([`crate::png_encode::encode_rgba`]: per-row filter choice, zlib level 9).
 pub fn encode_rgba(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
-    if rgba.len() != w as usize * h as usize * 4 {
-        return Err(format!("{} bytes is not a {w}x{h} RGBA image", rgba.len()));
-    }
-    let mut out = Vec::with_capacity(rgba.len() / 8 + 1024);
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
-    enc.set_filter(png::Filter::Up);
-    let mut writer = enc.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(rgba).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+    crate::png_encode::encode_rgba(rgba, w, h)
 }
 
 /// Decodes a PNG of any colour type and depth into RGBA8.

@@ -12,6 +12,22 @@
 //!
 //! Errors carry the exit code the CLI uses: 2 for a refused target (usage),
 //! 3 for I/O.
+//!
+//! ```
+//! use re2d::publish::publish;
+//!
+//! let dir = std::env::temp_dir().join(format!("re2d-doc-publish-{}", std::process::id()));
+//! let input = dir.join("in.json");
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(&input, "{}")?;
+//! publish(&dir.join("out/a.png"), b"bytes", &[&input])?; // creates out/, replaces atomically
+//! assert_eq!(std::fs::read(dir.join("out/a.png"))?, b"bytes");
+//! let clash = publish(&input, b"x", &[&input]).unwrap_err(); // never overwrites an input
+//! assert_eq!(clash.exit_code(), 2);
+//! assert_eq!(std::fs::read(&input)?, b"{}");
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::fs;

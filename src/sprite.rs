@@ -158,6 +158,25 @@ const LEGACY_JOINTS: [(&str, i32, [f64; 3]); 11] = [
 const MASK_BITS: u32 = 0b0111_1011_1111_1110;
 
 /// One native rotsprite resource.
+///
+/// ```
+/// use re2d::sprite::SpriteHandle;
+///
+/// // an atlas file: the generated dense figure
+/// let path = std::env::temp_dir().join(format!("re2d-doc-sprite-{}.png", std::process::id()));
+/// let rgba = re2d::rotsprite::synth::dense_atlas(1);
+/// std::fs::write(&path, re2d::png_io::encode_rgba(&rgba, 1024, 1024)?)?;
+///
+/// let mut h = SpriteHandle::load(&path)?; // v2 atlas, pixel style (128 px)
+/// assert_eq!(h.width(), 128);
+/// h.pose(45.0, 10.0, Some(0), Some(0), Some(0))?; // yaw, pitch, eyes, mouth, brows
+/// assert!(h.pixels().chunks(4).any(|p| p[3] == 255));
+/// h.set_style("anime")?; // smooth, 512 px
+/// assert_eq!(h.pixels().len(), 512 * 512 * 4);
+/// assert!(h.pose(f64::NAN, 0.0, None, None, None).is_err());
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct SpriteHandle {
     version: u8,
     style: Style,

@@ -6,7 +6,7 @@ use std::process::exit;
 
 use re2d::js::host::{Options, run};
 
-const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] FILE.mjs [args...]";
+const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] FILE.mjs [args...] | --help | --version";
 
 fn fail(msg: &str) -> ! {
     eprintln!("re2d-qjs: {msg}");
@@ -42,6 +42,10 @@ fn main() {
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
+                exit(0);
+            }
+            "-V" | "--version" => {
+                println!("re2d-qjs {}", env!("CARGO_PKG_VERSION"));
                 exit(0);
             }
             s if s.starts_with("--size=") => {

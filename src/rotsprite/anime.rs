@@ -1,7 +1,7 @@
 // re2d — smooth 256/512 px "anime" synthesis, bilinear quad fill and workspace (spec: rotsprite-render.md §7–9).
 //
 //! Points are rendered at 2× supersampling: patch points as bilinear quads
-//! ([`quad_fill`]), isolated points as depth-tested discs. The supersamples
+//! (`quad_fill`), isolated points as depth-tested discs. The supersamples
 //! are resolved 2×2 → 1 with alpha weighting, then colour is extruded one
 //! pixel into transparent neighbours. All buffers live in a reusable
 //! workspace; only the rectangle touched by the previous frame is reset.

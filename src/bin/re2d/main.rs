@@ -31,8 +31,8 @@ enum Cmd {
     Atlas(atlas::Cmd),
     /// Run the compile jobs of a build file.
     Build(build::Args),
-    /// Render a character model's clip to PNG frames or a sprite sheet.
-    Render(render::Args),
+    /// Render a character model's clip to PNG frames, a sprite sheet, an animated PNG or a GIF.
+    Render(Box<render::Args>),
     /// NRes archives: list, extract, pack, repack.
     #[command(subcommand)]
     Nres(nres::Cmd),
