@@ -21,7 +21,7 @@ pub mod ik;
 pub mod part;
 pub mod skeleton;
 
-pub use deform::{BoneDelta, deform_part};
+pub use deform::{BoneDelta, deform_part, skin_vertex, unroll_block, unroll_index};
 pub use ik::{
     ChainOptions, ChainResult, JointLimit, TwoBoneResult, solve_chain, solve_two_bone,
     solve_two_bone_limited,
