@@ -125,4 +125,23 @@ test("blend 'rigid' single-bone vertices equal linear; default untouched; draw u
     delete globalThis.engine;
 });
 
+test("blend 'rigid': the native pass and the JS per-vertex path agree bit for bit", () => {
+    let a = 0x9e3779b9;
+    const r = () => ((a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 4294967296);
+    for (let c = 0; c < 200; c++) {
+        const n = 1 + Math.floor(r() * 6);
+        const verts = [], weights = [];
+        for (let i = 0; i < n; i++) {
+            verts.push(r() * 30 - 5, r() * 10 - 5);
+            weights.push(r() < 0.2 ? ['upper', r()] : ['upper', r(), r() < 0.2 ? 'ghost' : 'lower', r() < 0.1 ? 0 : r()]);
+        }
+        const part = createPart({ verts, weights, blend: 'rigid' });
+        const pose = limb.pose({ upper: r() * 6 - 3, lower: r() * 6 - 3 }), rest = limb.rest();
+        const f = new Float32Array(8 * n), j = new Array(8 * n);
+        deformPart(part, pose, rest, f);
+        deformPart(part, pose, rest, j);
+        for (let i = 0; i < 8 * n; i++) is(f[i], Math.fround(j[i]), `case ${c} [${i}]`);
+    }
+});
+
 done('mesh_ext');

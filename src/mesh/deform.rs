@@ -84,10 +84,12 @@ pub fn skin_vertex(
         dx += (rx - vx) * w;
         dy += (ry - vy) * w;
     }
-    if blend == Blend::Rigid && pairs.len() >= 2 && total > 0.0001 {
-        if let Some(p) = rigid(vx, vy, deltas, pairs) {
-            return p;
-        }
+    if blend == Blend::Rigid
+        && pairs.len() >= 2
+        && total > 0.0001
+        && let Some(p) = rigid(vx, vy, deltas, pairs)
+    {
+        return p;
     }
     if total > 0.0001 {
         (vx + dx / total, vy + dy / total)
@@ -115,7 +117,8 @@ fn rigid(vx: f64, vy: f64, deltas: &[BoneDelta], pairs: &[(u32, f64)]) -> Option
         }
     }
     let norm = acc[0].hypot(acc[1]);
-    if !(norm >= 1e-12) {
+    // (a NaN norm fails this test too, as in the JS fallback)
+    if norm.is_nan() || norm < 1e-12 {
         return None;
     }
     let [w, z, ddx, ddy] = acc.map(|v| v / norm);
