@@ -471,7 +471,7 @@ export function installMesh($) {
             if (chain.length === 2) {
                 let r;
                 if (limits) {
-                    const a = nat.twoBone([+head.x, +head.y, lengths[0], lengths[1], goal.x, goal.y, o.bend < 0 ? -1 : 1], limits);
+                    const a = nat.twoBone([+head.x, +head.y, +lengths[0], +lengths[1], goal.x, goal.y, o.bend < 0 ? -1 : 1], limits);
                     r = { a1: a[0], a2: a[1], reached: a[4] === 1 };
                 } else {
                     r = solveTwoBoneIK(head.x, head.y, lengths[0], lengths[1], goal.x, goal.y, o.bend);

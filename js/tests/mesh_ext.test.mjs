@@ -80,6 +80,14 @@ test('FABRIK: chain of 1 with a limit', () => {
     near(r.distance, Math.hypot(10 * Math.cos(1), 10 - 10 * Math.sin(1)), 1e-9);
 });
 
+test('limits with a hole in the chain: NaN length, no conversion error', () => {
+    const rig = createSkeleton({ a: { length: 5 } });
+    const r = api.ik(rig, {}, { x: 7, y: 3 }, { chain: ['a', ,], limits: { a: [0, 1] } });
+    json(Object.keys(r.angles), ['a', 'undefined']);
+    is(r.tip, null);
+    is(r.distance, Infinity);
+});
+
 test('bad limits throw', () => {
     const rig = arm();
     throws(() => api.ik(rig, {}, { x: 1, y: 1 }, { chain: ['base', 'arm'], limits: { base: 5 } }), TypeError);
