@@ -4,9 +4,13 @@
 // odd pose records, short / plain-array / resizable outputs). Each case is built twice from the
 // same seed, so both sides see identical fresh inputs; results, thrown errors, every logged
 // getter / valueOf call and every output element must match.
+// `re2d-qjs js/tests/mesh_onepass.test.mjs N` runs N deformPart cases (default 1500) and N/5 draws,
+// e.g. for a long run under a sanitizer build.
 import { installMesh, createSkeleton, createPart, deformPart } from '../../src/highlevel/mesh.js';
 import * as ref from './_reference.mjs';
 import { test, ok, is, json, arrayEq, done } from './_harness.mjs';
+
+const CASES = Number(scriptArgs[1]) || 1500;
 
 // Builds one case from `seed`; `log` receives the observable calls.
 function build(seed, log) {
@@ -84,7 +88,7 @@ function runCase(deform, seed) {
 
 test('deformPart: randomized odd parts, native pass vs the literal §7', () => {
     let native = 0;
-    for (let seed = 1; seed <= 1500; seed++) {
+    for (let seed = 1; seed <= CASES; seed++) {
         const got = runCase(deformPart, seed), want = runCase(ref.deformPart, seed);
         const at = `seed ${seed}`;
         is(got.error, want.error, `${at}: error`);
@@ -93,7 +97,7 @@ test('deformPart: randomized odd parts, native pass vs the literal §7', () => {
         arrayEq(got.out, want.out, `${at}: out`);
         if (!got.error && got.log.length === 0) native++;
     }
-    ok(native > 300, `${native} cases without any JS-visible call`);
+    ok(native > CASES / 5, `${native} cases without any JS-visible call`);
 });
 
 // §8.4 literally (steps 1–11) with its own buffers, for the unrolling comparison.
@@ -120,7 +124,7 @@ function literalDraw(engine) {
 
 test('draw: randomized index lists (odd indices, getters), native unroll vs the literal §8.4', () => {
     const rig = createSkeleton({ a: { x: 1, y: 2, length: 3 }, b: { parent: 'a', length: 2 } });
-    for (let seed = 1; seed <= 300; seed++) {
+    for (let seed = 1; seed <= CASES / 5; seed++) {
         const runs = [];
         for (const side of ['native', 'literal']) {
             const r = ref.rng(seed);
