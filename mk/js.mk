@@ -6,6 +6,8 @@
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
 #   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
 #   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
+#   make js-test-valgrind  the $.mesh tests under valgrind memcheck (the one-pass native reads
+#                   touch QuickJS objects directly; not part of `make test`: a few minutes)
 
 QJS := target/release/re2d-qjs
 
@@ -13,7 +15,7 @@ TEST_TARGETS  += js-test
 DEMO_TARGETS  += demo-mesh demo-sprite
 BENCH_TARGETS += bench-js
 
-.PHONY: qjs js-test demo-mesh demo-sprite bench-js
+.PHONY: qjs js-test js-test-valgrind demo-mesh demo-sprite bench-js
 
 qjs:
 	$(CARGO) build --release --features js --bin re2d-qjs
@@ -21,6 +23,11 @@ qjs:
 js-test: qjs
 	$(CARGO) test --release --features js --lib -- js::
 	bash js/tests/run.sh $(QJS)
+
+js-test-valgrind: qjs
+	for t in js/tests/mesh_*.test.mjs; do \
+		valgrind -q --error-exitcode=9 $(QJS) $$t || exit 1; \
+	done
 
 demo-mesh: qjs
 	mkdir -p out
