@@ -308,9 +308,10 @@ fn unroll_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 3], k: f64, from: u32) -> u32 {
     let (Some(s), Some(f)) = (p.f32_out(scratch), p.f32_out(flat)) else {
         return from;
     };
+    let tris = p.view(tris);
     let mut i = from;
     while (i as f64) < k && i < u32::MAX / 8 {
-        let Some(t) = p.elem(tris, i) else {
+        let Some(t) = p.at(tris, i) else {
             break;
         };
         let dst = 8 * i as usize;
