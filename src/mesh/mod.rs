@@ -10,7 +10,7 @@
 //! | [`skeleton`] bone order, pose, tip | §5 |
 //! | [`ik`] two-bone IK, FABRIK, joint limits (re2d extension) | §3, §4, §8.2 |
 //! | [`part`] validated native part (verts, uv, colours, weights) | §6 |
-//! | [`deform`] linear skinning (§7) and rigid blend (re2d extension) | §7 |
+//! | [`deform`] linear skinning per vertex (§7), rigid blend (re2d extension), the unroll index rule (§8.4 step 9) | §7, §8.4 |
 //!
 //! All arithmetic is in `f64` in the same operation order as the JS
 //! reference, so results are bit-identical to the engine's JS module;
