@@ -10,7 +10,7 @@
 //! | [`skeleton`] bone order, pose, tip | §5 |
 //! | [`ik`] two-bone IK, FABRIK, joint limits (re2d extension) | §3, §4, §8.2 |
 //! | [`part`] validated native part (verts, uv, colours, weights) | §6 |
-//! | [`deform`] linear skinning (§7) and rigid blend (re2d extension) | §7 |
+//! | [`deform`] linear skinning per vertex (§7), rigid blend (re2d extension), the unroll index rule (§8.4 step 9) | §7, §8.4 |
 //!
 //! All arithmetic is in `f64` in the same operation order as the JS
 //! reference, so results are bit-identical to the engine's JS module;
@@ -35,7 +35,7 @@ pub mod ik;
 pub mod part;
 pub mod skeleton;
 
-pub use deform::{BoneDelta, deform_part};
+pub use deform::{BoneDelta, deform_part, skin_vertex, unroll_block, unroll_index};
 pub use ik::{
     ChainOptions, ChainResult, JointLimit, TwoBoneResult, solve_chain, solve_two_bone,
     solve_two_bone_limited,
