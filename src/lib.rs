@@ -20,6 +20,8 @@
 )]
 
 pub mod character;
+#[doc(hidden)]
+pub mod fuzz_entry;
 pub mod limits;
 pub mod math;
 pub mod mesh;
