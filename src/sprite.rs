@@ -121,16 +121,16 @@ pub struct Info {
 }
 
 /// Reads a PNG file into RGBA8 (any colour type and depth is expanded)
-/// within [`crate::limits::Limits::current`]: an unreadable file is an
-/// `Error`, a file or image over a limit a `RangeError`, anything else that
-/// is not a PNG a `TypeError`.
+/// within [`crate::limits::Limits::current`]: an unreadable file or one that
+/// is not a PNG is a `TypeError` (§10 `rotSpriteLoad`), a file or image over
+/// a limit a `RangeError`.
 pub fn read_png(path: &Path) -> Result<RgbaImage, ModelError> {
     use crate::limits::ReadError;
     use crate::png_io::{PngFileError, read_png_file};
     read_png_file(path).map_err(|e| {
         let msg = format!("'{}': {e}", path.display());
         match e {
-            PngFileError::Read(ReadError::Io(_)) => ModelError::error(format!("cannot read {msg}")),
+            PngFileError::Read(ReadError::Io(_)) => ModelError::type_(format!("cannot read {msg}")),
             PngFileError::Read(ReadError::TooLarge(_)) => ModelError::range(msg),
             PngFileError::Decode(d) if d.contains("(limit ") => ModelError::range(msg),
             PngFileError::Decode(_) => ModelError::type_(msg),
@@ -588,6 +588,11 @@ impl SpriteHandle {
     /// Per-pixel sample depth of the last anime synthesis.
     pub fn sample_depth(&self) -> &[f32] {
         self.workspace.sample_depth()
+    }
+
+    /// The decoded surface points (empty for v1 and after dispose).
+    pub fn surface(&self) -> &[R2DRotPoint] {
+        &self.surface
     }
 
     /// Resolved load path.

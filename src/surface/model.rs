@@ -188,7 +188,17 @@ fn parse_rect(p: &Value, at: &str) -> Result<Rect, CompileError> {
 fn parse_patch_id(p: &Value, at: &str) -> Result<i64, CompileError> {
     match p.get("id").and_then(Value::as_int) {
         Some(x) => exact_int(x, Code::Id, &format!("{at}.id")),
-        None => err(Code::Id, format!("{at}.id"), "must be an integer 1..254"),
+        None => err(
+            Code::Id,
+            format!("{at}.id"),
+            match p.get("id") {
+                Some(Value::Num { v, .. }) => {
+                    format!("must be an integer 1..254 (got {})", fmt_num(*v))
+                }
+                Some(v) => format!("must be an integer 1..254 (got {})", v.kind()),
+                None => "must be an integer 1..254".to_string(),
+            },
+        ),
     }
 }
 

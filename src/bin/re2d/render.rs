@@ -22,14 +22,15 @@ pub struct Args {
     /// Clip to play (default: the model's default motion, else its first clip).
     #[arg(long)]
     clip: Option<String>,
-    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips).
-    #[arg(long)]
-    frames: Option<u32>,
+    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips;
+    /// at most the max-frames limit).
+    #[arg(long, allow_negative_numbers = true)]
+    frames: Option<i64>,
     /// Render one frame at this clip time in seconds.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Frames per second of clip time.
-    #[arg(long, default_value_t = 12.0)]
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true)]
     fps: f64,
     /// View yaw in degrees (positive turns the front toward screen right).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -53,8 +54,11 @@ pub struct Args {
     #[arg(long, value_name = "OUT.png")]
     sheet: Option<PathBuf>,
     /// Sheet columns (default: up to 8).
+    #[arg(long, allow_negative_numbers = true)]
+    columns: Option<i64>,
+    /// Treat warnings (e.g. no part of the model in the atlas) as errors (exit 1).
     #[arg(long)]
-    columns: Option<u32>,
+    strict: bool,
 }
 
 /// Parses `eyes=…,mouth=…,brows=…` (names are checked when rendering).
@@ -134,10 +138,24 @@ fn render(a: &Args) -> Result<String, Fail> {
     if [a.yaw, a.turn, a.pitch].iter().any(|v| !v.is_finite()) {
         return Err(Fail("--yaw, --turn and --pitch must be finite".into(), 1));
     }
-    if a.frames == Some(0) || a.columns == Some(0) {
+    if a.frames.is_some_and(|n| n < 1) || a.columns.is_some_and(|n| n < 1) {
         return Err(Fail("--frames and --columns must be at least 1".into(), 1));
     }
+    let limits = re2d::limits::Limits::current();
+    let max_frames = limits.max_frames as f64;
     let mut ch = Character::load(&a.model).map_err(model_err)?;
+    let missing = ch.parts_missing_from_atlas();
+    if !ch.definition.parts.is_empty() && missing.len() == ch.definition.parts.len() {
+        let msg = format!(
+            "{}: no part of the model is in the atlas '{}' (the frames would be blank)",
+            a.model.display(),
+            ch.atlas_path.display()
+        );
+        if a.strict {
+            return Err(Fail(msg, 1));
+        }
+        eprintln!("re2d render: warning: {msg}");
+    }
     if let Some(s) = &a.style {
         ch.set_style(if s == "pixel" {
             Style::Pixel
@@ -164,19 +182,53 @@ fn render(a: &Args) -> Result<String, Fail> {
         .as_ref()
         .and_then(|c| ch.animations.clips.get(c))
         .map(|c| c.duration);
-    let frames = match (a.time, a.frames, duration) {
-        (Some(_), _, _) => 1,
-        (None, Some(n), _) => n as usize,
-        (None, None, Some(d)) => ((d * a.fps).round() as usize).clamp(1, 10_000),
-        (None, None, None) => 1,
+    let wanted = match (a.time, a.frames, duration) {
+        (Some(_), _, _) => 1.0,
+        (None, Some(n), _) => n as f64,
+        (None, None, Some(d)) => (d * a.fps).round().max(1.0),
+        (None, None, None) => 1.0,
     };
+    if wanted > max_frames {
+        return Err(Fail(
+            format!(
+                "{} frames requested, more than {} (limit max-frames, see --limit; check --fps/--frames)",
+                re2d::surface::fmt_num(wanted),
+                limits.max_frames
+            ),
+            1,
+        ));
+    }
+    let frames = wanted as usize;
     let size = ch.width();
-    let columns = a.columns.map_or(frames.min(8), |c| c as usize).min(frames);
+    let columns = a
+        .columns
+        .map_or(frames.min(8), |c| c.min(frames as i64) as usize)
+        .min(frames);
     let rows = frames.div_ceil(columns);
-    let mut sheet = a
-        .sheet
-        .as_ref()
-        .map(|_| vec![0u8; columns * rows * size * size * 4]);
+    let mut sheet = match &a.sheet {
+        Some(_) => {
+            let bytes = (columns as u64 * size as u64)
+                .checked_mul(rows as u64 * size as u64)
+                .and_then(|px| px.checked_mul(4))
+                .filter(|&b| b <= limits.sheet_max_bytes)
+                .ok_or_else(|| {
+                    Fail(
+                        format!(
+                            "a {columns}x{rows} sheet of {size} px frames is larger than {} bytes \
+                             (limit sheet-max-bytes, see --limit)",
+                            limits.sheet_max_bytes
+                        ),
+                        1,
+                    )
+                })?;
+            Some(re2d::png_io::zeroed(bytes as usize).map_err(|e| Fail(e, 1))?)
+        }
+        None => None,
+    };
+    let mut inputs: Vec<&std::path::Path> = vec![&a.model, &ch.atlas_path];
+    inputs.extend(ch.animations_path.as_deref());
+    let inputs: Vec<std::path::PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
+    let inputs: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
     if let Some(dir) = &a.output {
         std::fs::create_dir_all(dir).map_err(|e| Fail(format!("{}: {e}", dir.display()), 3))?;
     }
@@ -205,7 +257,7 @@ fn render(a: &Args) -> Result<String, Fail> {
                 px,
                 size as u32,
                 size as u32,
-                &[&a.model],
+                &inputs,
             )?,
             (None, None) => unreachable!("clap requires -o or --sheet"),
         }
@@ -218,7 +270,7 @@ fn render(a: &Args) -> Result<String, Fail> {
                 pixels,
                 (columns * size) as u32,
                 (rows * size) as u32,
-                &[&a.model],
+                &inputs,
             )?;
             Ok(format!(
                 "{} frames ({columns}x{rows}, {size} px) -> {}",
