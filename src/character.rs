@@ -123,7 +123,7 @@ fn read_atlas(path: &Path) -> Result<crate::png_io::RgbaImage, ModelError> {
     read_png_file(path).map_err(|e| {
         let msg = format!("'{}': {e}", path.display());
         match e {
-            PngFileError::Read(ReadError::Io(_)) => ModelError::error(format!("cannot read {msg}")),
+            PngFileError::Read(ReadError::Io(_)) => ModelError::error(msg),
             PngFileError::Read(ReadError::TooLarge(_)) => ModelError::range(msg),
             PngFileError::Decode(d) if d.contains("(limit ") => ModelError::range(msg),
             PngFileError::Decode(_) => ModelError::type_(msg),

@@ -25,7 +25,7 @@ pub struct Limits {
     pub png_max_side: u32,
     /// Largest decoded PNG buffer (bytes, RGBA8 after expansion).
     pub png_max_bytes: u64,
-    /// Largest JSON document read (bytes).
+    /// Largest JSON document, script or text file read (bytes).
     pub json_max_bytes: u64,
     /// Deepest JSON nesting (arrays + objects) accepted.
     pub json_max_depth: u32,
@@ -72,7 +72,11 @@ impl Limits {
             "largest decoded PNG (RGBA8 bytes, checked from the header before decoding)",
             "1G",
         ),
-        ("json-max-bytes", "largest JSON file read (bytes)", "64M"),
+        (
+            "json-max-bytes",
+            "largest JSON, script or text file read (bytes)",
+            "64M",
+        ),
         (
             "json-max-depth",
             "deepest JSON nesting of arrays and objects (at most 10000)",
@@ -349,6 +353,12 @@ pub fn read_json_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     let bytes = read_file(path, l.json_max_bytes, "json-max-bytes")?;
     l.check_json_depth(&bytes).map_err(ReadError::TooLarge)?;
     Ok(bytes)
+}
+
+/// [`read_file`] with the JSON/text limit of the current limits (scripts,
+/// text files), without the depth check.
+pub fn read_text_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_file(path, Limits::current().json_max_bytes, "json-max-bytes")
 }
 
 /// [`read_file`] with the binary file limit of the current limits.

@@ -130,7 +130,7 @@ pub fn read_png(path: &Path) -> Result<RgbaImage, ModelError> {
     read_png_file(path).map_err(|e| {
         let msg = format!("'{}': {e}", path.display());
         match e {
-            PngFileError::Read(ReadError::Io(_)) => ModelError::type_(format!("cannot read {msg}")),
+            PngFileError::Read(ReadError::Io(_)) => ModelError::type_(msg),
             PngFileError::Read(ReadError::TooLarge(_)) => ModelError::range(msg),
             PngFileError::Decode(d) if d.contains("(limit ") => ModelError::range(msg),
             PngFileError::Decode(_) => ModelError::type_(msg),
