@@ -662,3 +662,86 @@ fn row16_sigterm_mid_publish_leaves_no_temp_file() {
         assert_eq!(fs::read(&out).unwrap(), b"before");
     }
 }
+
+// ---- done-when: a sweep of hostile inputs through every command -------------
+
+#[test]
+fn hostile_inputs_never_abort_and_refuse_in_one_line() {
+    let d = tmp("sweep");
+    let mut inputs: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("brace", b"{".to_vec()),
+        ("array", b"[]".to_vec()),
+        ("null", b"null".to_vec()),
+        ("deep", "[".repeat(5000).into_bytes()),
+        ("deepobj", "{\"a\":".repeat(3000).into_bytes()),
+        ("bignum", b"{\"version\":1e400,\"jobs\":[{\"surface\":1e400}]}".to_vec()),
+        ("utf8", b"{\"version\":1,\"atlas\":\"\xff\xfe\"}".to_vec()),
+        ("bom", b"\xef\xbb\xbf{}".to_vec()),
+        ("nul", b"{\"version\":1,\0}".to_vec()),
+        ("surrogate", br#"{"version":1,"atlas":"\ud800","rig":{"bones":[{"name":"\udc00"}],"parts":[{"id":1,"bone":"\udc00"}]},"patches":[{"type":"grid","id":1e30}]}"#.to_vec()),
+        ("huge", huge_png(100_000, 100_000)),
+        ("wide", huge_png(16384, 16384)),
+        ("trunc", huge_png(64, 64)[..30].to_vec()),
+        ("noise", (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()),
+    ];
+    let png1 = re2d::png_io::encode_rgba(&[1, 2, 3, 255], 1, 1).unwrap();
+    inputs.push(("png1", png1));
+    for (name, bytes) in &inputs {
+        let f = d.join(name);
+        fs::write(&f, bytes).unwrap();
+        // a model naming this file as its atlas / animations
+        let model = d.join(format!("{name}.model.json"));
+        fs::write(
+            &model,
+            format!(
+                r#"{{"version":1,"atlas":"{name}","animations":"{name}","rig":{{"bones":[{{"name":"r"}}],"parts":[{{"id":1,"bone":"r"}}]}}}}"#
+            ),
+        )
+        .unwrap();
+        let out = d.join("out.png");
+        let runs: Vec<Vec<std::ffi::OsString>> = vec![
+            vec![
+                "compile".into(),
+                f.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+            ],
+            vec![
+                "compile".into(),
+                repo().join("assets/prop.surface.json").into(),
+                "--material".into(),
+                f.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+            ],
+            vec!["build".into(), f.clone().into()],
+            vec!["atlas".into(), "inspect".into(), f.clone().into()],
+            vec![
+                "render".into(),
+                f.clone().into(),
+                "--sheet".into(),
+                out.clone().into(),
+            ],
+            vec![
+                "render".into(),
+                model.clone().into(),
+                "--sheet".into(),
+                out.clone().into(),
+            ],
+        ];
+        for args in runs {
+            let o = run(re2d().args(&args));
+            let code = o.status.code();
+            assert!(
+                matches!(code, Some(1..=3)),
+                "{name}: {args:?} -> {:?} {}",
+                o.status,
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(err.lines().count(), 1, "{name}: {args:?}: {err:?}");
+            assert!(!out.exists(), "{name}: {args:?} wrote an output");
+        }
+    }
+}

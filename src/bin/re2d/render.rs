@@ -230,7 +230,17 @@ fn render(a: &Args) -> Result<String, Fail> {
     let inputs: Vec<std::path::PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
     let inputs: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
     if let Some(dir) = &a.output {
+        // Every frame name is checked before the first one is written, so a
+        // refused run changes no file.
+        for i in 0..frames {
+            re2d::publish::check_clash(&dir.join(format!("frame-{i:04}.png")), &inputs)
+                .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
+        }
         std::fs::create_dir_all(dir).map_err(|e| Fail(format!("{}: {e}", dir.display()), 3))?;
+    }
+    if let Some(path) = &a.sheet {
+        re2d::publish::check_clash(path, &inputs)
+            .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
     }
     for i in 0..frames {
         let req = FrameRequest {
