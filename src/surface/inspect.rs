@@ -176,7 +176,7 @@ impl Report {
     /// Human-readable summary.
     pub fn text(&self) -> String {
         let mut s = String::new();
-        if self.size == self.height && self.size % 1024 == 0 {
+        if self.size == self.height && self.size.is_multiple_of(1024) {
             let k = self.size / 1024;
             let _ = writeln!(s, "size: {0}x{0} (k={k})", self.size);
         } else {
