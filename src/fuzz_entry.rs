@@ -8,7 +8,7 @@
 //! | target | drives |
 //! |---|---|
 //! | `atlas` | a compact generator of v2 control cells → header, decode, decode_anime, draw (128), anime (256) |
-//! | `v1` | a generated v1 head atlas (64..256 px) → layout, raster |
+//! | `v1` | a generated v1 head atlas (56..128 px) → layout, raster |
 //! | `png` | PNG bytes → `png_io` decode, strict RGBA8 decode + inspect, sprite load |
 //! | `surface` | surface JSON → compile (default and legacy) + inspect of the atlas |
 //! | `model` | character + animation JSON → validate, sample, pose, joints, sockets, C pose |
@@ -37,8 +37,8 @@ pub const JS_TARGETS: &[&str] = &["js"];
 
 /// Limits small enough that one input stays fast under the fuzzer.
 pub const FUZZ_LIMITS: Limits = Limits {
-    png_max_side: 2048,
-    png_max_bytes: 16 << 20,
+    png_max_side: 256,
+    png_max_bytes: 256 << 10,
     json_max_bytes: 1 << 20,
     json_max_depth: 200,
     file_max_bytes: 1 << 20,
@@ -194,12 +194,13 @@ pub fn atlas(data: &[u8]) {
 
 // ---- v1 --------------------------------------------------------------------
 
-/// v1 head raster: side 64..256 (step 8, byte 0), a stride padding, a pose,
-/// and pixels cycled from the remaining bytes.
+/// v1 head raster: side 56..128 (step 8, byte 0; 56 is below the layout's
+/// minimum), a stride padding, a pose, and pixels cycled from the remaining
+/// bytes.
 pub fn v1(data: &[u8]) {
     use crate::rotsprite::{AtlasImage, v1};
     let mut b = Bytes(data);
-    let side = 64 + 8 * (b.u8() as i32 % 25);
+    let side = 56 + 8 * (b.u8() as i32 % 10);
     let pad = (b.u8() % 4) as i32 * 4;
     let (yaw, pitch) = (b.angle(), b.angle());
     let stride = 4 * side + pad;
@@ -317,7 +318,7 @@ pub fn model(data: &[u8]) {
         .enumerate()
         .map(|(i, c)| (c.key.clone(), i as f64 * 7.5 - 20.0))
         .collect();
-    for (i, s) in samples.iter().enumerate().take(8) {
+    for (i, s) in samples.iter().enumerate().take(4) {
         let rig = RigInput {
             body: i % 2 == 0,
             controls: if i % 3 == 0 {

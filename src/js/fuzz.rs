@@ -22,91 +22,107 @@ use super::modules::{HostLoader, HostResolver};
 
 const PRELUDE: &str = r#"
 import { createApi } from 're2d/api';
+import { nodes, destroyNode } from 're2d/core';
 import * as R from 're2d/rotsprite';
 const DIR = globalThis.__fuzzDir;
-function values() {
-    const deep = []; let d = deep; for (let i = 0; i < 40; i++) { const n = []; d.push(n); d = n; }
-    const ab = new ArrayBuffer(64, { maxByteLength: 4096 });
-    const det = new ArrayBuffer(32); try { det.transfer(); } catch (e) {}
-    const trap = new Proxy({}, { get() { throw new RangeError('trap'); }, ownKeys() { throw new TypeError('keys'); } });
-    const getter = { get length() { throw new Error('len'); }, get verts() { return [1, 2]; } };
-    const def = { version: 1, atlas: 'tiny.png', rig: { bones: [{ name: 'root' }, { name: '\ud800', parent: 'root' }],
-        parts: [{ id: 1, bone: 'root' }, { id: 6, bone: '\ud800', selector: 'eyes', variant: 2 }] },
-        projection: [], defaults: { motion: 'walk' }, animations: 'anim.json', extra: deep };
-    const anims = { version: 1, clips: { walk: { duration: 1, loop: true, tracks: [
-        { target: 'root', channel: 'rotation.z', keys: [[0, 0], [0.5, 30], [1, 0]] },
-        { target: 'face', channel: 'eyes', keys: [[0, 'open'], [0.5, 'closed']] }] } } };
-    return [
-        undefined, null, 0, -0, 1, -1, 2, 3, 7, 17, 255, 256, 1e6, 1e308, -1e308, NaN, Infinity, -Infinity,
-        2 ** 31, 2 ** 32 + 1, 0.5, -0.5, 1e-300, true, false, '', 'a', '\ud800', '\udfff\ud800', 'x'.repeat(100),
-        'root', 'eyes', 'walk', 'pixel', 'anime', 'rotation.x', '__proto__',
-        DIR + '/tiny.png', DIR + '/huge.png', DIR + '/v1.png', DIR + '/model.json', DIR + '/bad.json', DIR + '/missing.png',
-        DIR, DIR + '/text.txt', '/', '../../..', 'tiny.png',
-        [], [1, 2, 3], [0, 0, 10, 0, 0, 10], [0, 1, 2], [[0, 0], [1, 1]], deep, new Array(5), [NaN, NaN, NaN],
-        {}, { x: 1, y: 2 }, { length: 2 ** 32 - 1 }, { __proto__: null }, trap, getter,
-        new Float32Array(8), new Float32Array(64), new Float64Array(16), new Uint8Array(4), new Int32Array(3),
-        new Float32Array(ab, 8, 4), new Float32Array(det), ab, det,
-        def, anims, { verts: [0, 0, 10, 0, 0, 10], tris: [0, 1, 2], colors: [[255, 0, 0]], uv: [0, 0, 1, 0, 0, 1] },
-        { shoulder: { x: 1, y: 2, length: 10, angle: 0 }, elbow: { parent: 'shoulder', length: 5 } },
-        { chain: ['shoulder', 'elbow'], limits: { elbow: [-1, 0] }, bend: -1 },
-        () => 1, Symbol('s'), 10n, new Date(0), new Map([[1, 2]]),
-    ];
-}
+const $ = createApi();
+function deepArray(n) { let d = []; for (let i = 0; i < n; i++) d = [d]; return d; }
+const def = () => ({ version: 1, atlas: 'tiny.png', rig: { bones: [{ name: 'root' }, { name: '\ud800', parent: 'root' }],
+    parts: [{ id: 1, bone: 'root' }, { id: 6, bone: '\ud800', selector: 'eyes', variant: 2 }] },
+    projection: [], defaults: { motion: 'walk' }, animations: 'anim.json', extra: deepArray(40) });
+const anims = () => ({ version: 1, clips: { walk: { duration: 1, loop: true, tracks: [
+    { target: 'root', channel: 'rotation.z', keys: [[0, 0], [0.5, 30], [1, 0]] },
+    { target: 'face', channel: 'eyes', keys: [[0, 'open'], [0.5, 'closed']] }] } } });
+// Value makers: each input gets fresh values, made only when picked.
+const MAKE = [
+    () => undefined, () => null, () => 0, () => -0, () => 1, () => -1, () => 2, () => 3, () => 7, () => 17,
+    () => 255, () => 256, () => 1e6, () => 1e308, () => -1e308, () => NaN, () => Infinity, () => -Infinity,
+    () => 2 ** 31, () => 2 ** 32 + 1, () => 0.5, () => -0.5, () => 1e-300, () => true, () => false,
+    () => '', () => 'a', () => '\ud800', () => '\udfff\ud800', () => 'x'.repeat(100),
+    () => 'root', () => 'eyes', () => 'walk', () => 'pixel', () => 'anime', () => 'rotation.x', () => '__proto__',
+    () => DIR + '/tiny.png', () => DIR + '/huge.png', () => DIR + '/v1.png', () => DIR + '/model.json',
+    () => DIR + '/bad.json', () => DIR + '/missing.png', () => DIR, () => DIR + '/text.txt', () => '/',
+    () => '../../..', () => 'tiny.png',
+    () => [], () => [1, 2, 3], () => [0, 0, 10, 0, 0, 10], () => [0, 1, 2], () => [[0, 0], [1, 1]],
+    () => deepArray(40), () => new Array(5), () => [NaN, NaN, NaN],
+    () => ({}), () => ({ x: 1, y: 2 }), () => ({ length: 2 ** 32 - 1 }), () => ({ __proto__: null }),
+    () => new Proxy({}, { get() { throw new RangeError('trap'); }, ownKeys() { throw new TypeError('keys'); } }),
+    () => ({ get length() { throw new Error('len'); }, get verts() { return [1, 2]; } }),
+    () => new Float32Array(8), () => new Float32Array(64), () => new Float64Array(16), () => new Uint8Array(4),
+    () => new Int32Array(3),
+    () => { const ab = new ArrayBuffer(64, { maxByteLength: 4096 }); const v = new Float32Array(ab, 8, 4); ab.resize(4); return v; },
+    () => { const ab = new ArrayBuffer(32); const v = new Float32Array(ab); ab.transfer(); return v; },
+    () => new ArrayBuffer(64, { maxByteLength: 4096 }),
+    def, anims,
+    () => ({ verts: [0, 0, 10, 0, 0, 10], tris: [0, 1, 2], colors: [[255, 0, 0]], uv: [0, 0, 1, 0, 0, 1] }),
+    () => ({ shoulder: { x: 1, y: 2, length: 10, angle: 0 }, elbow: { parent: 'shoulder', length: 5 } }),
+    () => ({ chain: ['shoulder', 'elbow'], limits: { elbow: [-1, 0] }, bend: -1 }),
+    () => () => 1, () => Symbol('s'), () => 10n, () => new Date(0), () => new Map([[1, 2]]),
+];
+const ops = [
+    (a) => $.mesh.skeleton(a),
+    (a) => $.mesh.part(a),
+    (a, b, c, d) => $.mesh.ik(a, b, c, d),
+    (a, b, c) => $.mesh.draw(a, b, c),
+    (a, b) => $.mesh.posed(a, b),
+    (a) => R.validateRotDefinition(a),
+    (a, b) => R.validateRotAnimations(a, R.validateRotDefinition(b)),
+    (a, b) => R.relativeAsset(a, b),
+    (a, b) => R.normalizeRotPose(a, b),
+    (a, b) => R.rotPixelRect(a, b),
+    (a, b) => $.re2dSprite.from(a, b),
+    (a) => engine.rotSpriteLoad(a),
+    (a, b, c, d, e, f) => engine.rotSpritePose(a, b, c, d, e, f),
+    (a, b, c) => engine.rotSpritePrepare(a, b, c),
+    (a, b, c, d, e, f, g) => engine.rotSpriteRig(a, b, c, d, e, f, g),
+    (a, b) => engine.rotSpriteStyle(a, b),
+    (a, b, c) => engine.rotSpritePart(a, b, c),
+    (a, b, c, d) => engine.rotSpriteModelPose(a, b, c, d),
+    (a) => engine.rotSpriteInfo(a),
+    (a) => engine.rotSpriteFileStamp(a),
+    (a) => engine.rotSpriteChanged(a),
+    (a) => engine.rotSpriteDispose(a),
+    (a) => engine.loadTexture(a),
+    (a, b, c) => engine.submitMesh(a, b, c),
+    (a, b, c, d) => engine.clear(a, b, c, d),
+    (a, b) => engine.readPixel(a, b),
+    (a) => engine.spritePixels(a),
+    (a, b, c, d, e, f, g) => engine.drawSprite(a, b, c, d, e, f, g),
+    (a, b) => { if (a instanceof ArrayBuffer && a.resizable) a.resize(Number(b) & 4095); },
+    (a) => { if (a instanceof ArrayBuffer && !a.detached) a.transfer(); },
+    (a, b, c) => { const n = $.re2dSprite.from(a, { id: 'n' }); n.rotPose(b, c); $.tick(1 / 60); $.render(); return n; },
+    (a, b) => { const n = nodes.find((m) => m && typeof m.rotMotion === 'function'); if (n) { n.rotMotion(a); n.rotExpression(b); n.rotEmotion(a); } },
+    (a, b) => { const n = nodes.find((m) => m && typeof m.rotBone === 'function'); if (n) { n.rotBone(a, b); n.rotLayer(a, b); n.rotStyle(a); } },
+    (a) => JSON.stringify(R.validateRotDefinition(a)),
+];
 globalThis.__fuzzRun = function (bytes) {
-    const $ = createApi();
-    const V = values();
     const made = [];
-    const pick = (b) => (b < V.length ? V[b] : made.length ? made[b % made.length] : V[b % V.length]);
-    const ops = [
-        (a) => $.mesh.skeleton(a),
-        (a) => $.mesh.part(a),
-        (a, b, c, d) => $.mesh.ik(a, b, c, d),
-        (a, b, c) => $.mesh.draw(a, b, c),
-        (a, b) => $.mesh.posed(a, b),
-        (a, b, c, d, e, f, g) => R.validateRotDefinition(a),
-        (a, b) => R.validateRotAnimations(a, R.validateRotDefinition(b)),
-        (a, b) => R.relativeAsset(a, b),
-        (a, b) => R.normalizeRotPose(a, b),
-        (a, b) => R.rotPixelRect(a, b),
-        (a, b) => $.re2dSprite.from(a, b),
-        (a) => engine.rotSpriteLoad(a),
-        (a, b, c, d, e, f) => engine.rotSpritePose(a, b, c, d, e, f),
-        (a, b, c) => engine.rotSpritePrepare(a, b, c),
-        (a, b, c, d, e, f, g) => engine.rotSpriteRig(a, b, c, d, e, f, g),
-        (a, b) => engine.rotSpriteStyle(a, b),
-        (a, b, c) => engine.rotSpritePart(a, b, c),
-        (a, b, c, d) => engine.rotSpriteModelPose(a, b, c, d),
-        (a) => engine.rotSpriteInfo(a),
-        (a) => engine.rotSpriteFileStamp(a),
-        (a) => engine.rotSpriteChanged(a),
-        (a) => engine.rotSpriteDispose(a),
-        (a) => engine.loadTexture(a),
-        (a, b, c) => engine.submitMesh(a, b, c),
-        (a, b, c, d) => engine.clear(a, b, c, d),
-        (a, b) => engine.readPixel(a, b),
-        (a) => engine.spritePixels(a),
-        (a, b, c, d, e, f, g) => engine.drawSprite(a, b, c, d, e, f, g),
-        (a, b) => { if (a instanceof ArrayBuffer && a.resizable) a.resize(Number(b) & 4095); },
-        (a) => { if (a instanceof ArrayBuffer && !a.detached) a.transfer(); },
-        (a, b, c) => { const n = $.re2dSprite.from(a, { id: 'n' }); made.push(n); n.rotPose(b, c); $.tick(1 / 60); $.render(); return n; },
-        (a, b) => { const n = made.find((m) => m && typeof m.rotMotion === 'function'); if (n) { n.rotMotion(a); n.rotExpression(b); n.rotEmotion(a); } },
-        (a, b) => { const n = made.find((m) => m && typeof m.rotBone === 'function'); if (n) { n.rotBone(a, b); n.rotLayer(a, b); n.rotStyle(a); } },
-        (a) => JSON.stringify(R.validateRotDefinition(a)),
-    ];
+    const cache = new Map();
+    const pick = (b) => {
+        if (b >= MAKE.length && made.length) return made[b % made.length];
+        const i = b % MAKE.length;
+        if (!cache.has(i)) cache.set(i, MAKE[i]());
+        return cache.get(i);
+    };
     for (let i = 0; i + 7 < bytes.length; i += 8) {
         const op = ops[bytes[i] % ops.length];
-        const args = [pick(bytes[i + 1]), pick(bytes[i + 2]), pick(bytes[i + 3]), pick(bytes[i + 4]),
-            pick(bytes[i + 5]), pick(bytes[i + 6]), pick(bytes[i + 7])];
-        try { const r = op(...args); if (r !== undefined) made.push(r); } catch (e) { void String(e); }
+        try {
+            const args = [pick(bytes[i + 1]), pick(bytes[i + 2]), pick(bytes[i + 3]), pick(bytes[i + 4]),
+                pick(bytes[i + 5]), pick(bytes[i + 6]), pick(bytes[i + 7])];
+            const r = op(...args);
+            if (r !== undefined) made.push(r);
+        } catch (e) { void String(e); }
     }
-    for (const m of made) { try { if (m && m.__rotHandle) engine.rotSpriteDispose(m.__rotHandle); } catch (e) {} }
+    for (const n of [...nodes]) { try { destroyNode(n); } catch (e) {} }
 };
 "#;
 
+/// Field order is drop order: the saved function and the context go before
+/// the runtime (QuickJS asserts that a freed runtime holds no objects).
 struct Host {
-    rt: Runtime,
-    ctx: Context,
     run: Persistent<Function<'static>>,
+    ctx: Context,
+    rt: Runtime,
     runs: u64,
 }
 
@@ -164,9 +180,9 @@ fn new_host() -> Option<Host> {
     })?;
     while rt.execute_pending_job().unwrap_or(false) {}
     Some(Host {
-        rt,
-        ctx,
         run,
+        ctx,
+        rt,
         runs: 0,
     })
 }
