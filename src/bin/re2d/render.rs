@@ -225,10 +225,12 @@ fn render(a: &Args) -> Result<String, Fail> {
         }
         None => None,
     };
-    let mut inputs: Vec<&std::path::Path> = vec![&a.model, &ch.atlas_path];
-    inputs.extend(ch.animations_path.as_deref());
-    let inputs: Vec<std::path::PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
-    let inputs: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
+    // Outputs may not overwrite the model, its atlas or its animations file.
+    let owned: Vec<PathBuf> = [a.model.clone(), ch.atlas_path.clone()]
+        .into_iter()
+        .chain(ch.animations_path.clone())
+        .collect();
+    let inputs: Vec<&std::path::Path> = owned.iter().map(PathBuf::as_path).collect();
     if let Some(dir) = &a.output {
         // Every frame name is checked before the first one is written, so a
         // refused run changes no file.
