@@ -290,7 +290,7 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
     };
     fs::create_dir_all(&dir).map_err(|e| io("cannot create the output directory", e))?;
     let mut attempt = 0;
-    let (tmp, mut file) = loop {
+    let (tmp, mut file, slot) = loop {
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);
         tmp_name.push(format!(".{}.tmp", random_suffix()));
@@ -302,13 +302,23 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
             use std::os::unix::fs::OpenOptionsExt;
             opts.mode(0o666);
         }
+        // Registered before it exists, so a signal at any later point
+        // removes it (unlinking a name not created yet is harmless).
+        let slot = inflight::add(&tmp);
         match opts.open(&tmp) {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => attempt += 1,
-            Err(e) => return Err(io("cannot create a temporary file", e)),
+            Ok(f) => break (tmp, f, slot),
+            Err(e) => {
+                if let Some(i) = slot {
+                    inflight::remove(i);
+                }
+                if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 {
+                    attempt += 1;
+                    continue;
+                }
+                return Err(io("cannot create a temporary file", e));
+            }
         }
     };
-    let slot = inflight::add(&tmp);
     let result = (|| -> std::io::Result<()> {
         file.write_all(bytes)?;
         file.flush()?;
