@@ -63,7 +63,7 @@ fuzz-cmin:
 test-asan:
 	RUSTFLAGS="-Zsanitizer=address" RUSTDOCFLAGS="-Zsanitizer=address" \
 	ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" \
-	$(CARGO) +nightly test --target $(ASAN_TARGET) --target-dir target/asan --features js --lib --tests
+	$(CARGO) +nightly test --no-fail-fast --target $(ASAN_TARGET) --target-dir target/asan --features js --lib --tests
 
 test-miri:
 	MIRIFLAGS="-Zmiri-disable-isolation" $(CARGO) +nightly miri test --target-dir target/miri --lib -- ffi::miri
