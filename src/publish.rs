@@ -16,7 +16,7 @@
 //!    temporary file in the target's directory (exclusive create,
 //!    `.<name>.<random>.tmp`), are fsynced, get the mode of the file they
 //!    replace **without** setuid/setgid/sticky bits (a new file gets
-//!    `0o666` minus the umask) and, when running as root, its owner; then
+//!    `0o644`, whatever the umask) and, when running as root, its owner; then
 //!    the temporary file is renamed over the target and the directory is
 //!    fsynced.
 //! 5. **Clean up**: on any failure the temporary file is removed and the
@@ -300,7 +300,7 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o666);
+            opts.mode(0o600);
         }
         // Registered before it exists, so a signal at any later point
         // removes it (unlinking a name not created yet is harmless).
@@ -323,12 +323,16 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
         file.write_all(bytes)?;
         file.flush()?;
         #[cfg(unix)]
-        if let Some(m) = &meta {
+        {
             use std::os::unix::fs::{MetadataExt, PermissionsExt};
-            // the replaced file's permissions, never setuid/setgid/sticky
-            file.set_permissions(fs::Permissions::from_mode(m.mode() & 0o777))?;
+            // the replaced file's permissions without setuid/setgid/sticky,
+            // or 0o644 for a new file (explicit: the umask has no effect)
+            let mode = meta.as_ref().map_or(0o644, |m| m.mode() & 0o777);
+            file.set_permissions(fs::Permissions::from_mode(mode))?;
             // SAFETY: geteuid has no preconditions.
-            if unsafe { libc::geteuid() } == 0 {
+            if let Some(m) = &meta
+                && unsafe { libc::geteuid() } == 0
+            {
                 let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
             }
         }
