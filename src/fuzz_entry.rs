@@ -357,3 +357,10 @@ pub fn build_file(data: &[u8]) {
 pub fn js(data: &[u8]) {
     crate::js::fuzz::run(data);
 }
+
+/// Start-up of the `js` target (runtime, built-in modules, fixtures), run
+/// once before the first input.
+#[cfg(feature = "js")]
+pub fn js_init() {
+    crate::js::fuzz::init();
+}
