@@ -1,7 +1,8 @@
 # re2d QuickJS host: build re2d-qjs, JS tests, mesh demo and bench; included by the top Makefile.
 #
 #   make qjs        build target/release/re2d-qjs (feature `js`)
-#   make js-test    Rust unit tests of src/js, then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
+#   make js-test    Rust unit tests of src/js, the re2d-qjs hardening tests and the js fuzz corpus
+#                   replay (tests/qjs_hardening.rs, tests/fuzz_corpus.rs), then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
 #                   fixtures, rotsprite end-to-end on the tests/golden atlases, CLI checks)
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
 #   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
@@ -23,6 +24,7 @@ qjs:
 
 js-test: qjs
 	$(CARGO) test --release --features js --lib -- js::
+	$(CARGO) test --release --features js --test qjs_hardening --test fuzz_corpus
 	bash js/tests/run.sh $(QJS)
 
 js-test-valgrind: qjs

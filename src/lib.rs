@@ -21,6 +21,8 @@
 
 pub mod anim;
 pub mod character;
+#[doc(hidden)]
+pub mod fuzz_entry;
 pub mod limits;
 pub mod math;
 pub mod mesh;

@@ -4,11 +4,15 @@
 //! core and writes its outputs. Nothing here computes pixels. Every body runs
 //! inside [`guard`], so no panic crosses the boundary (c-abi.md §7 rule 1).
 //!
-//! `rotsprite.rs` is exactly the interface of `include/rotsprite_math.h`.
+//! `rotsprite.rs` is exactly the interface of `include/rotsprite_math.h`;
+//! `miri.rs` drives it from Rust in tests small enough for Miri.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 mod rotsprite;
+
+#[cfg(test)]
+mod miri;
 
 /// Runs `f`, turning a panic into `fallback` (false for `bool` functions,
 /// `()` for `void` ones).

@@ -11,15 +11,30 @@ macro_rules! slice_fn {
         ///
         /// The slice never outlives the call and no JS code runs while it
         /// exists (`f` is plain Rust), so QuickJS cannot detach or resize the
-        /// buffer under it. A detached array throws a `TypeError`.
+        /// buffer under it. A detached array, or a view left out of bounds by
+        /// shrinking a resizable buffer, throws a `TypeError` that says which.
         pub fn $name<'js, R>(
             ctx: &Ctx<'js>,
             array: &TypedArray<'js, $t>,
             f: impl FnOnce(&mut [$t]) -> R,
         ) -> Result<R> {
-            let raw = array
-                .as_raw()
-                .ok_or_else(|| Exception::throw_type(ctx, "typed array is detached"))?;
+            let raw = array.as_raw().ok_or_else(|| {
+                // Both cases leave the view unusable; `buffer.detached`
+                // (ES2024) tells them apart for the message.
+                let detached = array
+                    .as_object()
+                    .get::<_, rquickjs::Object>("buffer")
+                    .and_then(|b| b.get::<_, bool>("detached"))
+                    .unwrap_or(true);
+                Exception::throw_type(
+                    ctx,
+                    if detached {
+                        "typed array is detached (its ArrayBuffer was transferred)"
+                    } else {
+                        "typed array is out of bounds (its ArrayBuffer was resized smaller)"
+                    },
+                )
+            })?;
             let len = raw.len() / std::mem::size_of::<$t>();
             if len == 0 {
                 return Ok(f(&mut []));

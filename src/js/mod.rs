@@ -13,10 +13,12 @@
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
 //! | [`engine`] | default `globalThis.engine` over [`raster`] | issue 3 §5 |
 //! | [`host`] | running a file as the `re2d-qjs` CLI does (timers included) | issue 3 §1 |
+//! | [`fuzz`] | the `js` fuzz target's driver (generated calls, hostile values) | — |
 //! | [`sys`] | `re2d/native/sys` behind the qjs-compatible `std` and `os` modules | — |
 
 pub mod buffers;
 pub mod engine;
+pub mod fuzz;
 pub mod host;
 pub mod mesh;
 pub mod model;

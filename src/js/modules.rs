@@ -231,8 +231,8 @@ impl Loader for HostLoader {
                 Source::Native(f) => f(ctx.clone(), name),
             };
         }
-        let source =
-            std::fs::read(name).map_err(|e| Error::new_loading_message(name, e.to_string()))?;
+        let source = crate::limits::read_text_file(std::path::Path::new(name))
+            .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
         Module::declare(ctx.clone(), name, source)
     }
 }

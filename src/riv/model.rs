@@ -192,21 +192,14 @@ fn numbers(v: Option<&Json>, code: Code, what: &str) -> Result<Vec<f64>, RivErro
 impl Model {
     /// Reads and validates `MODEL.json`; textures are paths relative to it.
     pub fn load(path: &Path, limits: &Limits) -> Result<Model, RivError> {
-        let meta = std::fs::metadata(path)
-            .map_err(|e| RivError::new(Code::Io, format!("{}: {e}", path.display())))?;
-        if meta.len() > limits.json_max_bytes {
-            return err(
-                Code::ModelJson,
-                format!(
-                    "{}: {} bytes exceeds the JSON limit of {}",
-                    path.display(),
-                    meta.len(),
-                    limits.json_max_bytes
-                ),
-            );
-        }
-        let text = std::fs::read(path)
-            .map_err(|e| RivError::new(Code::Io, format!("{}: {e}", path.display())))?;
+        use crate::limits::{ReadError, read_file};
+        let text =
+            read_file(path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
+                ReadError::Io(e) => RivError::new(Code::Io, format!("{}: {e}", path.display())),
+                ReadError::TooLarge(e) => {
+                    RivError::new(Code::ModelJson, format!("{}: {e}", path.display()))
+                }
+            })?;
         let json: Json = serde_json::from_slice(&text)
             .map_err(|e| RivError::new(Code::ModelJson, format!("{}: {e}", path.display())))?;
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -218,22 +211,7 @@ impl Model {
                 );
             };
             let p = dir.join(rel);
-            let m = std::fs::metadata(&p).map_err(|e| {
-                RivError::new(
-                    Code::Texture,
-                    format!("textures.{id}: {}: {e}", p.display()),
-                )
-            })?;
-            if m.len() > limits.file_max_bytes {
-                return err(
-                    Code::Texture,
-                    format!(
-                        "textures.{id}: {} is larger than the file limit",
-                        p.display()
-                    ),
-                );
-            }
-            let bytes = std::fs::read(&p).map_err(|e| {
+            let bytes = read_file(&p, limits.file_max_bytes, "file-max-bytes").map_err(|e| {
                 RivError::new(
                     Code::Texture,
                     format!("textures.{id}: {}: {e}", p.display()),

@@ -11,6 +11,7 @@
 //! | `legacy.rs` | `--legacy` lazy acceptance rules | §6.8 |
 //! | `material.rs` | material PNG → canonical RGBA, nearest resample | §6.2, §6.8.4 |
 //! | `publish.rs` | deterministic PNG encoding and atomic publish | §2.4, §8 |
+//! | `build.rs` | build files: a list of compile jobs | §9.3 |
 //! | `inspect.rs` | atlas summary through the runtime decoder (`re2d atlas inspect`) | §9.2 |
 //! | `fixtures.rs` | generated dense humanoid-size test surface | — |
 //! | `error.rs` | `E_*` codes | §5.8 |
@@ -42,6 +43,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod build;
 mod compile;
 mod encode;
 mod error;
@@ -53,11 +55,12 @@ mod material;
 mod model;
 mod publish;
 
+pub use build::{BuildJob, parse_build, parse_segment_width};
 pub use compile::{
     Atlas, CANON, Options, SIZES, SectionPick, apply_matrix, apply_rules, compile, compile_surface,
     grid_eval, loft_eval, section_pick, upscale,
 };
 pub use encode::{MAX, MIN, Profile, SCALE, Split, decode_xyz, legacy_byte, quantize, split};
 pub use error::{Code, CompileError};
-pub use model::{DEFAULT_COLOR, IDENTITY, Patch, Rect, Rule, Sample, Shape, Surface};
-pub use publish::{Rgba8, decode_rgba8, encode_png, publish};
+pub use model::{DEFAULT_COLOR, IDENTITY, Patch, Rect, Rule, Sample, Shape, Surface, fmt_num};
+pub use publish::{Rgba8, decode_rgba8, decode_rgba8_limited, encode_png, publish};

@@ -130,10 +130,10 @@ fn print_diags(d: &[Issue]) {
 }
 
 fn run_inner(c: &Cmd) -> Result<(), Fail> {
-    let limits = Limits::DEFAULT;
+    let limits = Limits::current();
     match c {
         Cmd::Validate(a) => {
-            let bytes = read_input(&a.file, limits.nres_max_input_bytes)?;
+            let bytes = read_input(&a.file, limits.nres_max_input_bytes, "nres-max-input")?;
             let entry = a.entry.as_deref().map(str::as_bytes);
             let profile = if a.tolerant {
                 Profile::Tolerant
@@ -211,7 +211,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 anim: a.anim,
                 fps: a.fps,
             };
-            let bytes = read_input(&a.file, limits.nres_max_input_bytes)?;
+            let bytes = read_input(&a.file, limits.nres_max_input_bytes, "nres-max-input")?;
             let entry = a.entry.as_deref().map(str::as_bytes);
             let (m, diags) = msh::decode(&bytes, entry, Profile::Tolerant, &limits)
                 .map_err(|e| Fail::issue(&a.file, &e))?;
@@ -241,7 +241,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             entry,
             output,
         } => {
-            let bytes = read_input(file, limits.nres_max_input_bytes)?;
+            let bytes = read_input(file, limits.nres_max_input_bytes, "nres-max-input")?;
             let out = match entry {
                 None => {
                     let (m, _) = msh::decode(&bytes, None, Profile::Tolerant, &limits)

@@ -65,32 +65,19 @@ impl Fail {
     }
 }
 
-/// Reads a whole input file, refusing one over `max` bytes before reading it.
-pub fn read_input(path: &Path, max: u64) -> Result<Vec<u8>, Fail> {
-    let io = |e: std::io::Error| {
-        Fail(
+/// Reads a whole input file through the capped reader of `re2d::limits`:
+/// refuses one over `max` bytes (the limit called `limit`) before holding it
+/// (exit 1); a missing or unreadable file or a directory is I/O (exit 3).
+pub fn read_input(path: &Path, max: u64, limit: &'static str) -> Result<Vec<u8>, Fail> {
+    re2d::limits::read_file(path, max, limit).map_err(|e| match e {
+        re2d::limits::ReadError::Io(e) => Fail(
             3,
             format!("error[E_IO]: {}: cannot read: {e}", path.display()),
-        )
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        return Err(Fail(
-            3,
-            format!("error[E_IO]: {}: is a directory", path.display()),
-        ));
-    }
-    if meta.len() > max {
-        return Err(Fail(
-            1,
-            format!(
-                "error[E_NRES_LIMIT]: {}: {} bytes is over the limit of {max} bytes",
-                path.display(),
-                meta.len()
-            ),
-        ));
-    }
-    std::fs::read(path).map_err(io)
+        ),
+        re2d::limits::ReadError::TooLarge(e) => {
+            Fail(1, format!("error[E_NRES_LIMIT]: {}: {e}", path.display()))
+        }
+    })
 }
 
 pub fn run(c: &Cmd) -> i32 {
@@ -104,14 +91,14 @@ pub fn run(c: &Cmd) -> i32 {
 }
 
 fn run_inner(c: &Cmd) -> Result<(), Fail> {
-    let limits = Limits::DEFAULT;
+    let limits = Limits::current();
     match c {
         Cmd::List {
             archive,
             json,
             strict,
         } => {
-            let bytes = read_input(archive, limits.nres_max_input_bytes)?;
+            let bytes = read_input(archive, limits.nres_max_input_bytes, "nres-max-input")?;
             let profile = if *strict {
                 Profile::Strict
             } else {
@@ -173,7 +160,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             Ok(())
         }
         Cmd::Extract { archive, out } => {
-            let bytes = read_input(archive, limits.nres_max_input_bytes)?;
+            let bytes = read_input(archive, limits.nres_max_input_bytes, "nres-max-input")?;
             let (a, _) = nres::decode(&bytes, Profile::Tolerant, &limits)
                 .map_err(|e| Fail::issue(archive, &e))?;
             if let Some(i) = (0..a.len()).find(|&i| a.payload(i).is_none()) {
@@ -201,7 +188,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             manifest: mpath,
             output,
         } => {
-            let text = read_input(mpath, limits.json_max_bytes)?;
+            let text = read_input(mpath, limits.json_max_bytes, "json-max-bytes")?;
             let entries = manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
             let base = mpath.parent().unwrap_or(Path::new("."));
             let mut files: Vec<PathBuf> = Vec::with_capacity(entries.len());
@@ -209,7 +196,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             let mut total = 0u64;
             for e in entries {
                 let p = base.join(&e.file);
-                let data = read_input(&p, limits.nres_max_payload_bytes)?;
+                let data = read_input(&p, limits.nres_max_payload_bytes, "nres-max-payload")?;
                 total += data.len() as u64;
                 if total > limits.nres_max_input_bytes {
                     return Err(Fail(
@@ -237,7 +224,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             Ok(())
         }
         Cmd::Repack { archive, output } => {
-            let bytes = read_input(archive, limits.nres_max_input_bytes)?;
+            let bytes = read_input(archive, limits.nres_max_input_bytes, "nres-max-input")?;
             let (a, _) = nres::decode(&bytes, Profile::Tolerant, &limits)
                 .map_err(|e| Fail::issue(archive, &e))?;
             let out = a.encode_canonical().map_err(|e| Fail::issue(archive, &e))?;

@@ -26,14 +26,15 @@ pub struct Args {
     /// Clip to play (default: the model's default motion, else its first clip).
     #[arg(long)]
     clip: Option<String>,
-    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips).
-    #[arg(long)]
-    frames: Option<u32>,
+    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips;
+    /// at most the max-frames limit).
+    #[arg(long, allow_negative_numbers = true)]
+    frames: Option<i64>,
     /// Render one frame at this clip time in seconds.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Frames per second of clip time.
-    #[arg(long, default_value_t = 12.0)]
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true)]
     fps: f64,
     /// View yaw in degrees (positive turns the front toward screen right).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -57,8 +58,11 @@ pub struct Args {
     #[arg(long, value_name = "OUT.png")]
     sheet: Option<PathBuf>,
     /// Sheet columns (default: up to 8).
+    #[arg(long, allow_negative_numbers = true)]
+    columns: Option<i64>,
+    /// Treat warnings (e.g. no part of the model in the atlas) as errors (exit 1).
     #[arg(long)]
-    columns: Option<u32>,
+    strict: bool,
     /// Write an animated PNG (plays in browsers; loops when the clip loops).
     #[arg(long, value_name = "OUT.png")]
     apng: Option<PathBuf>,
@@ -155,7 +159,7 @@ fn render(a: &Args) -> Result<String, Fail> {
     if [a.yaw, a.turn, a.pitch].iter().any(|v| !v.is_finite()) {
         return Err(Fail("--yaw, --turn and --pitch must be finite".into(), 1));
     }
-    if a.frames == Some(0) || a.columns == Some(0) {
+    if a.frames.is_some_and(|n| n < 1) || a.columns.is_some_and(|n| n < 1) {
         return Err(Fail("--frames and --columns must be at least 1".into(), 1));
     }
     let files = [
@@ -170,7 +174,20 @@ fn render(a: &Args) -> Result<String, Fail> {
             }
         }
     }
+    let limits = re2d::limits::Limits::current();
     let mut ch = Character::load(&a.model).map_err(model_err)?;
+    let missing = ch.parts_missing_from_atlas();
+    if !ch.definition.parts.is_empty() && missing.len() == ch.definition.parts.len() {
+        let msg = format!(
+            "{}: no part of the model is in the atlas '{}' (the frames would be blank)",
+            a.model.display(),
+            ch.atlas_path.display()
+        );
+        if a.strict {
+            return Err(Fail(msg, 1));
+        }
+        eprintln!("re2d render: warning: {msg}");
+    }
     if let Some(s) = &a.style {
         ch.set_style(if s == "pixel" {
             Style::Pixel
@@ -197,12 +214,23 @@ fn render(a: &Args) -> Result<String, Fail> {
         .as_ref()
         .and_then(|c| ch.animations.clips.get(c))
         .map(|c| c.duration);
-    let frames = match (a.time, a.frames, duration) {
-        (Some(_), _, _) => 1,
-        (None, Some(n), _) => n as usize,
-        (None, None, Some(d)) => ((d * a.fps).round() as usize).clamp(1, 10_000),
-        (None, None, None) => 1,
+    let wanted = match (a.time, a.frames, duration) {
+        (Some(_), _, _) => 1.0,
+        (None, Some(n), _) => n as f64,
+        (None, None, Some(d)) => (d * a.fps).round().max(1.0),
+        (None, None, None) => 1.0,
     };
+    if wanted > limits.max_frames as f64 {
+        return Err(Fail(
+            format!(
+                "{} frames requested, more than {} (limit max-frames, see --limit; check --fps/--frames)",
+                re2d::surface::fmt_num(wanted),
+                limits.max_frames
+            ),
+            1,
+        ));
+    }
+    let frames = wanted as usize;
     let size = ch.width();
     let looped = clip
         .as_ref()
@@ -211,24 +239,44 @@ fn render(a: &Args) -> Result<String, Fail> {
     // Sheets, animations and --fit need every frame before writing.
     let hold = a.sheet.is_some() || a.apng.is_some() || a.gif.is_some() || a.fit.is_some();
     if hold {
-        let need = (frames as u64).saturating_mul((size * size * 4) as u64);
-        let max = re2d::limits::Limits::DEFAULT.frames_max_bytes;
+        // a sheet holds up to `columns - 1` empty cells more than the frames
+        let cells = frames as u64 + a.columns.map_or(8, |c| c as u64).min(frames as u64);
+        let need = cells.saturating_mul((size * size * 4) as u64);
+        let max = limits.sheet_max_bytes;
         if need > max {
             return Err(Fail(
                 format!(
-                    "{frames} frames of {size}x{size} px need {need} bytes in memory, more than {max}; \
-                     render fewer frames or write only -o DIR without --fit"
+                    "{frames} frames of {size}x{size} px need {need} bytes in memory, more than {max} \
+                     (limit sheet-max-bytes, see --limit); render fewer frames or write only -o DIR \
+                     without --fit"
                 ),
                 1,
             ));
         }
     }
+    // Outputs may not overwrite the model, its atlas or its animations file;
+    // every output name is checked before the first file is written, so a
+    // refused run changes no file.
+    let owned: Vec<PathBuf> = [a.model.clone(), ch.atlas_path.clone()]
+        .into_iter()
+        .chain(ch.animations_path.clone())
+        .collect();
+    let inputs: Vec<&std::path::Path> = owned.iter().map(PathBuf::as_path).collect();
+    let frame_path = |dir: &std::path::Path, i: usize| dir.join(format!("frame-{i:04}.png"));
+    let clash = |p: &std::path::Path| {
+        re2d::publish::check_clash(p, &inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
+    };
+    if let Some(dir) = &a.output {
+        for i in 0..frames {
+            clash(&frame_path(dir, i))?;
+        }
+    }
+    for p in [&a.sheet, &a.apng, &a.gif].into_iter().flatten() {
+        clash(p)?;
+    }
     if let Some(dir) = &a.output {
         std::fs::create_dir_all(dir).map_err(|e| Fail(format!("{}: {e}", dir.display()), 3))?;
     }
-    let atlas_path = ch.atlas_path.clone();
-    let inputs = [a.model.as_path(), atlas_path.as_path()];
-    let frame_path = |dir: &std::path::Path, i: usize| dir.join(format!("frame-{i:04}.png"));
     let mut held: Vec<Vec<u8>> = Vec::new();
     for i in 0..frames {
         let req = FrameRequest {
@@ -268,7 +316,7 @@ fn render(a: &Args) -> Result<String, Fail> {
             }
         }
         if let Some(path) = &a.sheet {
-            let columns = a.columns.unwrap_or(8);
+            let columns = a.columns.map_or(8, |c| c.min(frames as i64) as u32);
             let (px, sw, sh) = anim::sheet(&refs, w, h, columns).map_err(|e| fail(path, e))?;
             publish(path, &px, sw, sh, &inputs)?;
             let c = (columns as usize).min(frames);

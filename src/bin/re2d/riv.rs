@@ -129,7 +129,7 @@ impl From<RivError> for Fail {
 }
 
 fn load(path: &Path) -> Result<Model, Fail> {
-    Model::load(path, &Limits::DEFAULT)
+    Model::load(path, &Limits::current())
         .map_err(|e| Fail(format!("{}: {e}", path.display()), e.exit_code()))
 }
 
@@ -221,21 +221,16 @@ fn json_report(path: &Path, r: &Report) -> String {
 }
 
 fn do_check(a: &CheckArgs) -> Result<String, Fail> {
-    let limits = Limits::DEFAULT;
-    let meta =
-        std::fs::metadata(&a.file).map_err(|e| Fail(format!("{}: {e}", a.file.display()), 3))?;
-    if meta.len() > limits.file_max_bytes {
-        return Err(Fail(
-            format!(
-                "{}: {} bytes exceeds the file limit of {}",
-                a.file.display(),
-                meta.len(),
-                limits.file_max_bytes
-            ),
-            1,
-        ));
-    }
-    let data = std::fs::read(&a.file).map_err(|e| Fail(format!("{}: {e}", a.file.display()), 3))?;
+    let limits = Limits::current();
+    let data =
+        re2d::limits::read_file(&a.file, limits.file_max_bytes, "file-max-bytes").map_err(|e| {
+            match e {
+                re2d::limits::ReadError::Io(e) => Fail(format!("{}: {e}", a.file.display()), 3),
+                re2d::limits::ReadError::TooLarge(e) => {
+                    Fail(format!("{}: {e}", a.file.display()), 1)
+                }
+            }
+        })?;
     let r = check_bytes(&data, &limits);
     if a.json {
         println!("{}", json_report(&a.file, &r));
@@ -283,7 +278,7 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
         offset: a.offset,
         only_part: a.part.clone(),
     };
-    let img = render(&model, &opts, &Limits::DEFAULT)?;
+    let img = render(&model, &opts, &Limits::current())?;
     let png = re2d::png_io::encode_rgba(&img.data, img.width, img.height)
         .map_err(|e| Fail(format!("{}: {e}", a.output.display()), 3))?;
     let mut inputs: Vec<PathBuf> = vec![a.model.clone()];
