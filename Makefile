@@ -9,12 +9,13 @@ TOOLS    := $(CURDIR)/target/tools
 CBINDGEN := $(TOOLS)/bin/cbindgen
 LIB_A    := target/release/libre2d.a
 LIB_SO   := target/release/libre2d.so
+VERSION  := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 TEST_TARGETS  :=
 DEMO_TARGETS  :=
 BENCH_TARGETS := bench-core
 
-.PHONY: all release header header-check test cargo-test demo demo-core bench bench-core install clean
+.PHONY: all release header header-check test cargo-test demo demo-core bench bench-core install uninstall clean
 
 all: release
 
@@ -57,12 +58,27 @@ bench: $(BENCH_TARGETS)
 bench-core:
 	$(CARGO) bench --bench core
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# Installs the libraries, the headers, re2d.pc and the binaries re2d and re2d-qjs under
+# $(DESTDIR)$(PREFIX); `make uninstall` with the same PREFIX removes exactly those files
+# (and the directories, when that leaves them empty). re2d-qjs (feature js) is built first
+# and the library last, so the installed libre2d.a/.so are the C library without QuickJS.
+INSTALLED := lib/libre2d.a lib/libre2d.so include/rotsprite_math.h include/re2d.h lib/pkgconfig/re2d.pc \
+             bin/re2d bin/re2d-qjs
+
+install:
+	$(CARGO) build --release --features js --bin re2d-qjs
+	$(CARGO) build --release --bin re2d --lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' re2d.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/re2d.pc
+	install -m 644 include/rotsprite_math.h include/re2d.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 target/release/re2d target/release/re2d-qjs $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' re2d.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/re2d.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/bin 2>/dev/null
 
 clean:
 	$(CARGO) clean

@@ -11,7 +11,7 @@ use re2d::rotsprite::synth::{dense_atlas, walk_pose};
 use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
 
 fn write_png(path: &Path, rgba: &[u8], w: u32, h: u32) -> Result<(), Box<dyn Error>> {
-    std::fs::write(path, re2d::png_io::encode_rgba(rgba, w, h)?)?;
+    re2d::publish::publish(path, &re2d::png_io::encode_rgba(rgba, w, h)?, &[])?;
     Ok(())
 }
 

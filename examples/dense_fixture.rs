@@ -5,9 +5,9 @@ fn main() {
     let json = re2d::surface::fixtures::dense_humanoid().to_json();
     match std::env::args().nth(1) {
         Some(path) => {
-            if let Err(e) = std::fs::write(&path, json) {
-                eprintln!("error[E_IO]: {path}: {e}");
-                std::process::exit(3);
+            if let Err(e) = re2d::publish::publish(path.as_ref(), json.as_bytes(), &[]) {
+                eprintln!("error[E_IO]: {e}");
+                std::process::exit(e.exit_code());
             }
         }
         None => println!("{json}"),

@@ -6,15 +6,17 @@
 // unrolling (§8.4 step 9), the IK solvers (§3, §4) and the re2d extensions
 // (`opts.limits`, `blend: 'rigid'`) — run in Rust (`src/mesh`, `src/js/mesh.rs`).
 //
-// Fast path: the first deformation of a part builds a native copy of it
-// (WeakMap, invisible to scripts). Each later call re-validates it by the
-// identity and length of `verts`, `uv`, `weights`, `colors` and the value of
-// `vertexCount`, then natively against the live elements (`nat.verify`: an
-// element edited in place is seen, as the spec's live reads see it); any
-// difference rebuilds the copy. `draw` unrolls from the live `tris`. Parts holding
-// values the native copy cannot represent (non-numbers, array-likes, more than
-// two pairs, …) and non-Float32Array outputs take the literal JS path below.
+// Live reads in one pass: `deformPart` and the unrolling in `draw` hand the
+// live arguments to a native loop (`nat.deform`, `nat.unroll`) that reads
+// every value where the engine's JS reads it — part arrays, weight lists, pose
+// records, `tris` — and computes and writes vertex by vertex, so an element
+// edited in place is simply read. It reads only what it can read without
+// running JS; at a vertex that needs JS (a getter, a proxy, a string where the
+// engine would concatenate, …) it stops, the literal JS below does that one
+// vertex, and the native resumes after it. So the order and number of
+// observable reads, calls and writes are the engine's.
 import * as nat from 're2d/native/mesh';
+import { exportRiv } from 're2d/native/riv';
 
 const TAU = Math.PI * 2;
 
@@ -95,10 +97,81 @@ export function normalizeAngle(a) {
     return x;
 }
 
-// §3 (math in Rust: mesh::ik::solve_two_bone)
+const allNumbers = (...v) => v.every((x) => typeof x === 'number');
+
+// §3 literally: arguments used directly in arithmetic (non-numbers).
+function twoBoneJS(startX, startY, len1, len2, targetX, targetY, bend) {
+    const dx = targetX - startX, dy = targetY - startY;
+    const dist = Math.hypot(dx, dy);
+    const reachMax = len1 + len2, reachMin = Math.abs(len1 - len2);
+    const base = Math.atan2(dy, dx);
+    const side = bend < 0 ? -1 : 1;
+    if (dist >= reachMax || len1 <= 0 || len2 <= 0) {
+        return { a1: base, a2: base, elbow: { x: startX + Math.cos(base) * len1, y: startY + Math.sin(base) * len1 }, reached: dist <= reachMax };
+    }
+    const reach = Math.max(reachMin + 1e-6, dist);
+    const cosA = (len1 * len1 + reach * reach - len2 * len2) / (2 * len1 * reach);
+    const a1 = base + side * Math.acos(Math.max(-1, Math.min(1, cosA)));
+    const elbow = { x: startX + Math.cos(a1) * len1, y: startY + Math.sin(a1) * len1 };
+    const a2 = Math.atan2(targetY - elbow.y, targetX - elbow.x);
+    return { a1, a2, elbow, reached: true };
+}
+
+// §3 (math in Rust: mesh::ik::solve_two_bone, for number arguments)
 export function solveTwoBoneIK(startX, startY, len1, len2, targetX, targetY, bend) {
-    const r = nat.twoBone([+startX, +startY, +len1, +len2, +targetX, +targetY, bend < 0 ? -1 : 1], null);
+    if (!allNumbers(startX, startY, len1, len2, targetX, targetY)) {
+        return twoBoneJS(startX, startY, len1, len2, targetX, targetY, bend);
+    }
+    const r = nat.twoBone([startX, startY, len1, len2, targetX, targetY, bend < 0 ? -1 : 1], null);
     return { a1: r[0], a2: r[1], elbow: { x: r[2], y: r[3] }, reached: r[4] === 1 };
+}
+
+// §4 steps 5–12 literally, for lengths that are not all numbers: each raw
+// element is converted by every operation that uses it (a BigInt throws in
+// the layout's multiplication, an object's valueOf runs each time, a hole is
+// NaN there and 0 in the total).
+function chainJS(startX, startY, lengths, targetX, targetY, n, iterations, tolerance) {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += N0(lengths[i]);
+    let distance = Math.hypot(targetX - startX, targetY - startY);
+    if (distance >= total) {
+        const a = Math.atan2(targetY - startY, targetX - startX);
+        return { angles: new Array(n).fill(a), reached: false, distance: distance - total };
+    }
+    if (distance <= 1e-9) {
+        const angles = [];
+        for (let i = 0; i < n; i++) angles.push(i % 2 ? Math.PI : 0);
+        return { angles, reached: true, distance: 0 };
+    }
+    const dir = Math.atan2(targetY - startY, targetX - startX);
+    const px = [startX], py = [startY];
+    for (let i = 0; i < n; i++) {
+        px.push(px[i] + Math.cos(dir) * lengths[i]);
+        py.push(py[i] + Math.sin(dir) * lengths[i]);
+    }
+    for (let it = 0; it < iterations; it++) {
+        px[n] = targetX; py[n] = targetY;
+        for (let i = n - 1; i >= 0; i--) {
+            let dx = px[i] - px[i + 1], dy = py[i] - py[i + 1];
+            let len = Math.hypot(dx, dy);
+            if (len < 1e-9) { dx = 1; dy = 0; len = 1; }
+            px[i] = px[i + 1] + (dx / len) * lengths[i];
+            py[i] = py[i + 1] + (dy / len) * lengths[i];
+        }
+        px[0] = startX; py[0] = startY;
+        for (let i = 0; i < n; i++) {
+            let dx = px[i + 1] - px[i], dy = py[i + 1] - py[i];
+            let len = Math.hypot(dx, dy);
+            if (len < 1e-9) { dx = Math.cos(dir); dy = Math.sin(dir); len = 1; }
+            px[i + 1] = px[i] + (dx / len) * lengths[i];
+            py[i + 1] = py[i] + (dy / len) * lengths[i];
+        }
+        distance = Math.hypot(targetX - px[n], targetY - py[n]);
+        if (distance <= tolerance) break;
+    }
+    const angles = [];
+    for (let i = 0; i < n; i++) angles.push(Math.atan2(py[i + 1] - py[i], px[i + 1] - px[i]));
+    return { angles, reached: distance <= tolerance, distance };
 }
 
 function chainIK(startX, startY, lengths, targetX, targetY, opts, limits) {
@@ -107,13 +180,18 @@ function chainIK(startX, startY, lengths, targetX, targetY, opts, limits) {
     if (n === 0) return { angles: [], reached: false, distance: Infinity };
     const iterations = isFinite(Number(o.iterations)) ? Math.max(1, Number(o.iterations)) : 12;
     const tolerance = isFinite(Number(o.tolerance)) ? Math.max(0, Number(o.tolerance)) : 0.5;
+    // native only when reading each length once is unobservable: a dense
+    // array of numbers (no holes, getters or proxy)
+    if (!limits && !(allNumbers(startX, startY, targetX, targetY) && nat.plainNumbers(lengths))) {
+        return chainJS(startX, startY, lengths, targetX, targetY, n, iterations, tolerance);
+    }
     const L = new Array(n);
     for (let i = 0; i < n; i++) L[i] = Number(lengths[i]);
     const r = nat.chain([+startX, +startY, +targetX, +targetY, iterations, tolerance], L, limits || null);
     return { angles: r.slice(2), reached: r[0] === 1, distance: r[1] };
 }
 
-// §4 (math in Rust: mesh::ik::solve_chain)
+// §4 (math in Rust: mesh::ik::solve_chain, for number arguments)
 export function solveChainIK(startX, startY, lengths, targetX, targetY, opts) {
     return chainIK(startX, startY, lengths, targetX, targetY, opts, null);
 }
@@ -245,189 +323,86 @@ export function createPart(spec) {
     return part;
 }
 
-// ---- native cache -------------------------------------------------------
+// ---- §7 deformation -----------------------------------------------------
 
-const partCache = new WeakMap();
-
-const isPrim = (v) => v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string';
-
-// Build the native copy from the part's current fields; `np` stays null when
-// something is not representable (the JS path then runs).
-function buildEntry(part) {
-    const verts = part.verts, uv = part.uv, weights = part.weights;
-    const colors = part.colors, n = part.vertexCount;
-    const e = {
-        verts, uv, weights, colors, n,
-        vlen: verts && verts.length, uvlen: uv && uv.length,
-        wlen: weights && weights.length, clen: colors && colors.length,
-        np: null, names: null, boneBuf: null,
-    };
-    if (typeof n !== 'number' || !(n >= 0) || n !== Math.floor(n) || n > 0x4000000) return e;
-    if (!Array.isArray(verts) || verts.length < 2 * n || !Array.isArray(uv) || !Array.isArray(weights)) return e;
-    if (colors && !Array.isArray(colors)) return e;
-    const V = new Array(2 * n), U = new Array(2 * n), C = new Array(3 * n);
-    const I = new Array(4 * n);
-    const names = [], index = new Map();
-    for (let i = 0; i < 2 * n; i++) {
-        const v = verts[i];
-        if (typeof v !== 'number') return e;
-        V[i] = v;
-        const u = uv[i] || 0;
-        if (typeof u !== 'number') return e;
-        U[i] = u;
-    }
-    for (let i = 0; i < n; i++) {
-        const c = colors ? colors[i] : null;
-        if (Array.isArray(c)) {
-            if (!isPrim(c[0]) || !isPrim(c[1]) || !isPrim(c[2])) return e;
-            C[3 * i] = N0(c[0]); C[3 * i + 1] = N0(c[1]); C[3 * i + 2] = N0(c[2]);
-        } else {
-            C[3 * i] = 255; C[3 * i + 1] = 255; C[3 * i + 2] = 255;
-        }
-        I[4 * i] = -1; I[4 * i + 1] = 0; I[4 * i + 2] = -1; I[4 * i + 3] = 0;
-        const w = weights[i];
-        if (w && w.length) {
-            if (!Array.isArray(w) || w.length > 2) return e;
-            for (let k = 0; k < w.length; k++) {
-                const p = w[k];
-                if (!Array.isArray(p) || typeof p[0] !== 'string' || typeof p[1] !== 'number') return e;
-                let j = index.get(p[0]);
-                if (j === undefined) {
-                    j = names.length;
-                    names.push(p[0]);
-                    index.set(p[0], j);
-                }
-                I[4 * i + 2 * k] = j;
-                I[4 * i + 2 * k + 1] = p[1];
+// §7 step 3 for vertex `i`, literally (the engine's reads and writes in its
+// order); rigid parts blend as in src/mesh/deform.rs.
+function deformVertex(part, pose, rest, out, verts, uv, i, rigid) {
+    let x = verts[2 * i], y = verts[2 * i + 1];
+    const w = part.weights[i];
+    if (w && w.length) {
+        let dx = 0, dy = 0, total = 0, valid = 0;
+        let bw = 0, bz = 0, bdx = 0, bdy = 0, fw = 0, fz = 0;
+        for (let k = 0; k < w.length; k++) {
+            const name = w[k][0], weight = w[k][1];
+            const cur = pose ? pose[name] : null;
+            const rst = rest ? rest[name] : null;
+            if (!cur || !rst) continue;
+            total += weight;
+            const da = cur.angle - rst.angle;
+            const lx = verts[2 * i] - rst.x, ly = verts[2 * i + 1] - rst.y;
+            const rx = lx * Math.cos(da) - ly * Math.sin(da) + cur.x;
+            const ry = lx * Math.sin(da) + ly * Math.cos(da) + cur.y;
+            dx += (rx - verts[2 * i]) * weight;
+            dy += (ry - verts[2 * i + 1]) * weight;
+            if (rigid) {
+                const c = Math.cos(da), s = Math.sin(da);
+                const tx = cur.x - (c * rst.x - s * rst.y), ty = cur.y - (s * rst.x + c * rst.y);
+                const qw = Math.cos(da * 0.5), qz = Math.sin(da * 0.5);
+                let sign = 1;
+                if (valid === 0) { fw = qw; fz = qz; } else if (fw * qw + fz * qz < 0) sign = -1;
+                const f = sign * weight;
+                bw += f * qw; bz += f * qz;
+                bdx += f * (0.5 * (qw * tx + qz * ty)); bdy += f * (0.5 * (qw * ty - qz * tx));
             }
+            valid++;
+        }
+        const norm = Math.hypot(bw, bz);
+        if (rigid && valid >= 2 && total > 0.0001 && norm >= 1e-12) {
+            const qw = bw / norm, qz = bz / norm, ddx = bdx / norm, ddy = bdy / norm;
+            const c = qw * qw - qz * qz, s = 2 * qw * qz;
+            const vx = x, vy = y;
+            x = c * vx - s * vy + 2 * (qw * ddx - qz * ddy);
+            y = s * vx + c * vy + 2 * (qw * ddy + qz * ddx);
+        } else if (total > 0.0001) {
+            x += dx / total;
+            y += dy / total;
         }
     }
-    e.np = nat.newPart(V, U, C, I, names, rigidParts.has(part));
-    e.names = names;
-    e.boneBuf = new Float64Array(7 * names.length);
-    return e;
-}
-
-function entryFor(part) {
-    let e = partCache.get(part);
-    if (
-        !e || e.verts !== part.verts || e.uv !== part.uv ||
-        e.weights !== part.weights || e.colors !== part.colors || e.n !== part.vertexCount ||
-        (e.verts && e.vlen !== e.verts.length) || (e.uv && e.uvlen !== e.uv.length) ||
-        (e.weights && e.wlen !== e.weights.length) ||
-        (e.colors && e.clen !== e.colors.length)
-    ) {
-        e = buildEntry(part);
-        partCache.set(part, e);
-    } else if (e.np && !nat.verify(e.np, e.verts, e.uv, e.colors, e.weights)) {
-        // an element was edited in place: rebuild from the live arrays
-        e = buildEntry(part);
-        partCache.set(part, e);
+    const o = 8 * i;
+    out[o] = x;
+    out[o + 1] = y;
+    out[o + 2] = part.depth;
+    out[o + 3] = uv[2 * i] || 0;
+    out[o + 4] = uv[2 * i + 1] || 0;
+    const c = part.colors ? part.colors[i] : null;
+    if (Array.isArray(c)) {
+        out[o + 5] = N0(c[0]); out[o + 6] = N0(c[1]); out[o + 7] = N0(c[2]);
+    } else {
+        out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
     }
-    return e;
 }
 
-// Resolve each part bone once per frame; false → values need the JS path.
-function fillBones(e, pose, rest) {
-    const buf = e.boneBuf, names = e.names;
-    for (let j = 0; j < names.length; j++) {
-        const name = names[j];
-        const cur = pose ? pose[name] : null;
-        const rst = rest ? rest[name] : null;
-        const o = 7 * j;
-        if (!cur || !rst) {
-            buf[o] = 0;
-            continue;
-        }
-        const cx = cur.x, cy = cur.y, ca = cur.angle, rx = rst.x, ry = rst.y, ra = rst.angle;
-        if (typeof cx !== 'number' || typeof cy !== 'number' || typeof ca !== 'number' ||
-            typeof rx !== 'number' || typeof ry !== 'number' || typeof ra !== 'number') return false;
-        buf[o] = 1; buf[o + 1] = cx; buf[o + 2] = cy; buf[o + 3] = ca;
-        buf[o + 4] = rx; buf[o + 5] = ry; buf[o + 6] = ra;
-    }
-    return true;
-}
-
-// §7 literally, in JS (fallback path); rigid parts blend as in src/mesh/deform.rs.
-function deformPartJS(part, pose, rest, out) {
+// §7: the native pass does every vertex it can; `deformVertex` the others.
+// After two passes in a row that made no progress (every vertex needs JS,
+// e.g. getters on the pose records) the JS finishes the call alone.
+export function deformPart(part, pose, rest, out) {
     const n = part.vertexCount;
     const need = n * 8;
     if (out.length < need) return { buffer: out, count: 0, need };
     const verts = part.verts, uv = part.uv;
     const rigid = rigidParts.has(part);
-    for (let i = 0; i < n; i++) {
-        let x = verts[2 * i], y = verts[2 * i + 1];
-        const w = part.weights[i];
-        if (w && w.length) {
-            let dx = 0, dy = 0, total = 0, valid = 0;
-            let bw = 0, bz = 0, bdx = 0, bdy = 0, fw = 0, fz = 0;
-            for (let k = 0; k < w.length; k++) {
-                const name = w[k][0], weight = w[k][1];
-                const cur = pose ? pose[name] : null;
-                const rst = rest ? rest[name] : null;
-                if (!cur || !rst) continue;
-                total += weight;
-                const da = cur.angle - rst.angle;
-                const lx = verts[2 * i] - rst.x, ly = verts[2 * i + 1] - rst.y;
-                const rx = lx * Math.cos(da) - ly * Math.sin(da) + cur.x;
-                const ry = lx * Math.sin(da) + ly * Math.cos(da) + cur.y;
-                dx += (rx - verts[2 * i]) * weight;
-                dy += (ry - verts[2 * i + 1]) * weight;
-                if (rigid) {
-                    const c = Math.cos(da), s = Math.sin(da);
-                    const tx = cur.x - (c * rst.x - s * rst.y), ty = cur.y - (s * rst.x + c * rst.y);
-                    const qw = Math.cos(da * 0.5), qz = Math.sin(da * 0.5);
-                    let sign = 1;
-                    if (valid === 0) { fw = qw; fz = qz; } else if (fw * qw + fz * qz < 0) sign = -1;
-                    const f = sign * weight;
-                    bw += f * qw; bz += f * qz;
-                    bdx += f * 0.5 * (qw * tx + qz * ty); bdy += f * 0.5 * (qw * ty - qz * tx);
-                }
-                valid++;
-            }
-            const norm = Math.hypot(bw, bz);
-            if (rigid && valid >= 2 && total > 0.0001 && norm >= 1e-12) {
-                const qw = bw / norm, qz = bz / norm, ddx = bdx / norm, ddy = bdy / norm;
-                const c = qw * qw - qz * qz, s = 2 * qw * qz;
-                const vx = x, vy = y;
-                x = c * vx - s * vy + 2 * (qw * ddx - qz * ddy);
-                y = s * vx + c * vy + 2 * (qw * ddy + qz * ddx);
-            } else if (total > 0.0001) {
-                x += dx / total;
-                y += dy / total;
-            }
-        }
-        const o = 8 * i;
-        out[o] = x;
-        out[o + 1] = y;
-        out[o + 2] = part.depth;
-        out[o + 3] = uv[2 * i] || 0;
-        out[o + 4] = uv[2 * i + 1] || 0;
-        const c = part.colors ? part.colors[i] : null;
-        if (Array.isArray(c)) {
-            out[o + 5] = N0(c[0]); out[o + 6] = N0(c[1]); out[o + 7] = N0(c[2]);
-        } else {
-            out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
+    let i = 0;
+    if (typeof n === 'number') {
+        for (let stuck = 0; stuck < 2 && i < n;) {
+            const j = nat.deform(part, pose, rest, out, verts, uv, n, i, rigid);
+            stuck = j === i ? stuck + 1 : 0;
+            i = j;
+            if (i < n) deformVertex(part, pose, rest, out, verts, uv, i++, rigid);
         }
     }
+    for (; i < n; i++) deformVertex(part, pose, rest, out, verts, uv, i, rigid);
     return { buffer: out, count: n, need };
-}
-
-// §7
-export function deformPart(part, pose, rest, out) {
-    if (out instanceof Float32Array && part && typeof part === 'object' && typeof part.depth === 'number') {
-        const e = entryFor(part);
-        if (e.np) {
-            const n = e.n;
-            const need = n * 8;
-            if (out.length < need) return { buffer: out, count: 0, need };
-            if (fillBones(e, pose, rest)) {
-                nat.deform(e.np, e.boneBuf, part.depth, out);
-                return { buffer: out, count: n, need };
-            }
-        }
-    }
-    return deformPartJS(part, pose, rest, out);
 }
 
 // `opts.limits` (re2d extension) → flat per-bone [linked, parentAbs, restLocal, min, max], or null.
@@ -458,151 +433,164 @@ function limitsFor(limits, chain, spec, poseNow) {
     return any ? flat : null;
 }
 
+// §8.4 step 9 for index `i`, literally.
+function unrollOne(scratch, flat, tris, i) {
+    const src = tris[i] * 8, dst = i * 8;
+    for (let j = 0; j < 8; j++) flat[dst + j] = scratch[src + j];
+}
+
 // §8
 export function installMesh($) {
     let scratch = new Float32Array(1024 * 8);
     let flat = new Float32Array(1024 * 8);
 
-    // §8.2 (+ re2d extension: opts.limits)
-    function ik(rig, angles, target, opts) {
-        const o = opts || {};
-        const chain = Array.isArray(o.chain) ? o.chain.slice() : [];
-        if (!rig || chain.length === 0) {
-            log('mesh.ik: needs a rig and opts.chain');
-            return null;
-        }
-        const spec = typeof rig.spec === 'function' ? rig.spec() : {};
-        const poseNow = rig.pose(angles || {});
-        const head = poseNow[chain[0]];
-        if (!head) {
-            log(`mesh.ik: unknown bone ${chain[0]}`);
-            return null;
-        }
-        const lengths = new Array(chain.length);
-        for (let i = 0; i < chain.length; i++) lengths[i] = finiteOr((spec[chain[i]] || {}).length, 0);
-        const goal = { x: N0(target.x), y: N0(target.y) };
-        const limits = limitsFor(o.limits, chain, spec, poseNow);
-        let abs, reached;
-        if (chain.length === 2) {
-            let r;
-            if (limits) {
-                const a = nat.twoBone([+head.x, +head.y, lengths[0], lengths[1], goal.x, goal.y, o.bend < 0 ? -1 : 1], limits);
-                r = { a1: a[0], a2: a[1], reached: a[4] === 1 };
-            } else {
-                r = solveTwoBoneIK(head.x, head.y, lengths[0], lengths[1], goal.x, goal.y, o.bend);
-            }
-            abs = [r.a1, r.a2];
-            reached = r.reached;
-        } else {
-            const r = chainIK(head.x, head.y, lengths, goal.x, goal.y, o, limits);
-            abs = r.angles;
-            reached = r.reached;
-        }
-        const out = {};
-        for (let i = 0; i < chain.length; i++) {
-            const name = chain[i];
-            const b = spec[name] || {};
-            const restLocal = N0(b.angle);
-            let parentAbs = 0;
-            if (i > 0 && b.parent === chain[i - 1]) parentAbs = abs[i - 1];
-            else if (b.parent && poseNow[b.parent]) parentAbs = poseNow[b.parent].angle;
-            out[name] = normalizeAngle(abs[i] - parentAbs - restLocal);
-        }
-        const solved = rig.pose(out);
-        const tip = typeof rig.tip === 'function' ? rig.tip(solved, chain[chain.length - 1]) : null;
-        const distance = tip ? Math.hypot(goal.x - tip.x, goal.y - tip.y) : Infinity;
-        return { angles: out, reached, distance, tip };
-    }
-
-    // §8.3
-    function fromSlice(sheet, sliceName, frame, opts) {
-        if (!sheet || typeof sheet.slice !== 'function') {
-            log('mesh.fromSlice: no usable sheet');
-            return null;
-        }
-        const sl = sheet.slice(sliceName, frame);
-        if (!sl) {
-            log(`mesh.fromSlice: unknown slice ${sliceName}`);
-            return null;
-        }
-        const names = typeof sheet.frames === 'function' ? sheet.frames() : [];
-        const frameName = names[sl.frame] !== undefined ? names[sl.frame] : names[0];
-        const info = typeof sheet.info === 'function' ? sheet.info(frameName) : null;
-        if (!info) {
-            log(`mesh.fromSlice: unknown frame ${frameName}`);
-            return null;
-        }
-        const size = typeof sheet.size === 'function' ? sheet.size() : [1, 1];
-        const sw = size[0] > 0 ? size[0] : 1;
-        const sh = size[1] > 0 ? size[1] : 1;
-        const u0 = info.x / sw, v0 = info.y / sh;
-        const u1 = (info.x + info.w) / sw, v1 = (info.y + info.h) / sh;
-        const x0 = -sl.pivotLx, y0 = -sl.pivotLy;
-        const x1 = x0 + sl.w, y1 = y0 + sl.h;
-        const o = opts || {};
-        const bones = o.bones ? o.bones : o.bone ? [o.bone, o.bone, o.bone, o.bone] : null;
-        const spec = {
-            verts: [x0, y0, x1, y0, x1, y1, x0, y1],
-            uv: [u0, v0, u1, v0, u1, v1, u0, v1],
-            tris: [0, 1, 2, 0, 2, 3],
-            texture: o.texture === undefined ? (sheet.texture === undefined ? -1 : sheet.texture) : Number(o.texture),
-            depth: o.depth,
-        };
-        if (bones) spec.bones = bones;
-        const part = createPart(spec);
-        part.slice = { name: String(sliceName), frame: sl.frame };
-        part.pivot = { x: sl.pivotLx, y: sl.pivotLy };
-        return part;
-    }
-
-    // §8.4
-    function draw(part, poseOrAngles, rig, opts) {
-        if (!part || !part.vertexCount || !part.tris.length) return 0;
-        const o = opts || {};
-        let pose = null, rest = null;
-        if (rig) {
-            const angles = isObj(poseOrAngles) ? poseOrAngles : {};
-            pose = rig.pose(angles);
-            rest = rig.rest();
-        } else if (poseOrAngles && poseOrAngles.__pose) {
-            pose = poseOrAngles.__pose;
-            rest = poseOrAngles.__rest || poseOrAngles.__pose;
-        }
-        const need = part.vertexCount * 8;
-        if (scratch.length < need) {
-            let size = scratch.length;
-            while (size < need) size *= 2;
-            scratch = new Float32Array(size);
-        }
-        const r = deformPart(part, pose, rest, scratch);
-        if (!r.count) return 0;
-        const eng = currentEngine();
-        const k = part.tris.length;
-        if (k % 3) return 0;
-        if (flat.length < k * 8) {
-            let size = flat.length;
-            while (size < k * 8) size *= 2;
-            flat = new Float32Array(size);
-        }
-        if (!(typeof k === 'number' && Array.isArray(part.tris) && nat.unroll(scratch, flat, part.tris, k))) {
-            const tris = part.tris;
-            for (let i = 0; i < k; i++) {
-                const src = tris[i] * 8, dst = i * 8;
-                for (let j = 0; j < 8; j++) flat[dst + j] = scratch[src + j];
-            }
-        }
-        const texture = o.texture === undefined ? part.texture : Number(o.texture);
-        return eng.submitMesh(flat, k, texture);
-    }
-
-    return {
+    // The API object: `ik`, `fromSlice` and `draw` are methods, as in the
+    // engine (not constructors, no `prototype`).
+    const api = {
         skeleton: (spec) => createSkeleton(spec),
         part: (spec) => createPart(spec),
-        ik,
-        fromSlice,
-        draw,
+        // §8.2 (+ re2d extension: opts.limits)
+        ik(rig, angles, target, opts) {
+            const o = opts || {};
+            const chain = Array.isArray(o.chain) ? o.chain.slice() : [];
+            if (!rig || chain.length === 0) {
+                log('mesh.ik: needs a rig and opts.chain');
+                return null;
+            }
+            const spec = typeof rig.spec === 'function' ? rig.spec() : {};
+            const poseNow = rig.pose(angles || {});
+            const head = poseNow[chain[0]];
+            if (!head) {
+                log(`mesh.ik: unknown bone ${chain[0]}`);
+                return null;
+            }
+            // mapped as the engine does: a hole in the chain stays a hole (NaN length)
+            const lengths = chain.map((name) => finiteOr((spec[name] || {}).length, 0));
+            const goal = { x: N0(target.x), y: N0(target.y) };
+            const limits = limitsFor(o.limits, chain, spec, poseNow);
+            let abs, reached;
+            if (chain.length === 2) {
+                let r;
+                if (limits) {
+                    const a = nat.twoBone([+head.x, +head.y, +lengths[0], +lengths[1], goal.x, goal.y, o.bend < 0 ? -1 : 1], limits);
+                    r = { a1: a[0], a2: a[1], reached: a[4] === 1 };
+                } else {
+                    r = solveTwoBoneIK(head.x, head.y, lengths[0], lengths[1], goal.x, goal.y, o.bend);
+                }
+                abs = [r.a1, r.a2];
+                reached = r.reached;
+            } else {
+                const r = chainIK(head.x, head.y, lengths, goal.x, goal.y, o, limits);
+                abs = r.angles;
+                reached = r.reached;
+            }
+            const out = {};
+            for (let i = 0; i < chain.length; i++) {
+                const name = chain[i];
+                const b = spec[name] || {};
+                const restLocal = N0(b.angle);
+                let parentAbs = 0;
+                if (i > 0 && b.parent === chain[i - 1]) parentAbs = abs[i - 1];
+                else if (b.parent && poseNow[b.parent]) parentAbs = poseNow[b.parent].angle;
+                out[name] = normalizeAngle(abs[i] - parentAbs - restLocal);
+            }
+            const solved = rig.pose(out);
+            const tip = typeof rig.tip === 'function' ? rig.tip(solved, chain[chain.length - 1]) : null;
+            const distance = tip ? Math.hypot(goal.x - tip.x, goal.y - tip.y) : Infinity;
+            return { angles: out, reached, distance, tip };
+        },
+
+        // §8.3
+        fromSlice(sheet, sliceName, frame, opts) {
+            if (!sheet || typeof sheet.slice !== 'function') {
+                log('mesh.fromSlice: no usable sheet');
+                return null;
+            }
+            const sl = sheet.slice(sliceName, frame);
+            if (!sl) {
+                log(`mesh.fromSlice: unknown slice ${sliceName}`);
+                return null;
+            }
+            const names = typeof sheet.frames === 'function' ? sheet.frames() : [];
+            const frameName = names[sl.frame] !== undefined ? names[sl.frame] : names[0];
+            const info = typeof sheet.info === 'function' ? sheet.info(frameName) : null;
+            if (!info) {
+                log(`mesh.fromSlice: unknown frame ${frameName}`);
+                return null;
+            }
+            const size = typeof sheet.size === 'function' ? sheet.size() : [1, 1];
+            const sw = size[0] > 0 ? size[0] : 1;
+            const sh = size[1] > 0 ? size[1] : 1;
+            const u0 = info.x / sw, v0 = info.y / sh;
+            const u1 = (info.x + info.w) / sw, v1 = (info.y + info.h) / sh;
+            const x0 = -sl.pivotLx, y0 = -sl.pivotLy;
+            const x1 = x0 + sl.w, y1 = y0 + sl.h;
+            const o = opts || {};
+            const bones = o.bones ? o.bones : o.bone ? [o.bone, o.bone, o.bone, o.bone] : null;
+            const spec = {
+                verts: [x0, y0, x1, y0, x1, y1, x0, y1],
+                uv: [u0, v0, u1, v0, u1, v1, u0, v1],
+                tris: [0, 1, 2, 0, 2, 3],
+                texture: o.texture === undefined ? (sheet.texture === undefined ? -1 : sheet.texture) : Number(o.texture),
+                depth: o.depth,
+            };
+            if (bones) spec.bones = bones;
+            const part = createPart(spec);
+            part.slice = { name: String(sliceName), frame: sl.frame };
+            part.pivot = { x: sl.pivotLx, y: sl.pivotLy };
+            return part;
+        },
+
+        // §8.4
+        draw(part, poseOrAngles, rig, opts) {
+            if (!part || !part.vertexCount || !part.tris.length) return 0;
+            const o = opts || {};
+            let pose = null, rest = null;
+            if (rig) {
+                const angles = isObj(poseOrAngles) ? poseOrAngles : {};
+                pose = rig.pose(angles);
+                rest = rig.rest();
+            } else if (poseOrAngles && poseOrAngles.__pose) {
+                pose = poseOrAngles.__pose;
+                rest = poseOrAngles.__rest || poseOrAngles.__pose;
+            }
+            const need = part.vertexCount * 8;
+            if (scratch.length < need) {
+                let size = scratch.length;
+                while (size < need) size *= 2;
+                scratch = new Float32Array(size);
+            }
+            const r = deformPart(part, pose, rest, scratch);
+            if (!r.count) return 0;
+            const eng = currentEngine();
+            const k = part.tris.length;
+            if (k % 3) return 0;
+            if (flat.length < k * 8) {
+                let size = flat.length;
+                while (size < k * 8) size *= 2;
+                flat = new Float32Array(size);
+            }
+            // step 9 in one pass (live `tris`); an index that needs JS is copied
+            // here and the native resumes after it
+            const tris = part.tris;
+            let i = 0;
+            if (typeof k === 'number') {
+                for (let stuck = 0; stuck < 2 && i < k;) {
+                    const j = nat.unroll(scratch, flat, tris, k, i);
+                    stuck = j === i ? stuck + 1 : 0;
+                    i = j;
+                    if (i < k) unrollOne(scratch, flat, tris, i++);
+                }
+            }
+            for (; i < k; i++) unrollOne(scratch, flat, tris, i);
+            const texture = o.texture === undefined ? part.texture : Number(o.texture);
+            return eng.submitMesh(flat, k, texture);
+        },
         scratchSize: () => scratch.length,
         flatSize: () => flat.length,
         posed: (rig, angles) => ({ __pose: rig.pose(angles), __rest: rig.rest() }),
     };
+    // re2d extension (rive-export.md): non-enumerable, so §8's own-key list is unchanged.
+    Object.defineProperty(api, 'exportRiv', { value: exportRiv, writable: true, configurable: true });
+    return api;
 }

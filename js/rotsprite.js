@@ -109,14 +109,22 @@ export function rotPixelRect(t, rasterSize = 64) {
 export function validateRotDefinition(source) {
     const text = cloneText(source);
     if (text === undefined) JSON.parse(text); // SyntaxError, as the engine's JSON round trip
-    return JSON.parse(nat.validateDefinition(text));
+    const d = JSON.parse(nat.validateDefinition(text));
+    // `d.projection = d.projection ?? {}` keeps an array (an object to the
+    // engine), which then gets the two scale properties; JSON text cannot
+    // carry them, and an array of the clone can only take the defaults.
+    if (Array.isArray(d.projection)) {
+        d.projection.bodyScale = 1;
+        d.projection.portraitScale = 2;
+    }
+    return d;
 }
 
 export function validateRotAnimations(source, definition) {
     const text = cloneText(source);
     if (text === undefined) JSON.parse(text);
     const bones = definition.rig.bones.map((b) => b.name).filter((n) => typeof n === 'string');
-    return JSON.parse(nat.validateAnimations(text, bones));
+    return JSON.parse(nat.validateAnimations(text, JSON.stringify(bones)));
 }
 
 export function sampleRotClip(clip, time) {
@@ -177,7 +185,7 @@ export function relativeAsset(file, path) {
     if (typeof path !== 'string' || path === '') throw new TypeError('asset path must be a non-empty string');
     if (path.startsWith('/')) return path;
     if (file && typeof file !== 'string') throw new TypeError('model file must be a string');
-    return nat.relativeAsset(file || null, path);
+    return JSON.parse(nat.relativeAsset(JSON.stringify(file || null), JSON.stringify(path)));
 }
 
 // ---- §4 matrix helpers -----------------------------------------------------

@@ -1,11 +1,15 @@
 # re2d QuickJS host: build re2d-qjs, JS tests, mesh demo and bench; included by the top Makefile.
 #
 #   make qjs        build target/release/re2d-qjs (feature `js`)
-#   make js-test    Rust unit tests of src/js, then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
+#   make js-test    Rust unit tests of src/js, the re2d-qjs hardening tests and the js fuzz corpus
+#                   replay (tests/qjs_hardening.rs, tests/fuzz_corpus.rs), then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
 #                   fixtures, rotsprite end-to-end on the tests/golden atlases, CLI checks)
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
 #   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
 #   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
+#   make bench-js-ir  instructions per deformPart / draw call (callgrind), native vs plain JS
+#   make js-test-valgrind  the $.mesh tests under valgrind memcheck (the one-pass native reads
+#                   touch QuickJS objects directly; not part of `make test`: a few minutes)
 
 QJS := target/release/re2d-qjs
 
@@ -13,14 +17,20 @@ TEST_TARGETS  += js-test
 DEMO_TARGETS  += demo-mesh demo-sprite
 BENCH_TARGETS += bench-js
 
-.PHONY: qjs js-test demo-mesh demo-sprite bench-js
+.PHONY: qjs js-test js-test-valgrind demo-mesh demo-sprite bench-js bench-js-ir
 
 qjs:
 	$(CARGO) build --release --features js --bin re2d-qjs
 
 js-test: qjs
 	$(CARGO) test --release --features js --lib -- js::
+	$(CARGO) test --release --features js --test qjs_hardening --test fuzz_corpus
 	bash js/tests/run.sh $(QJS)
+
+js-test-valgrind: qjs
+	for t in js/tests/mesh_*.test.mjs; do \
+		valgrind -q --error-exitcode=9 $(QJS) $$t || exit 1; \
+	done
 
 demo-mesh: qjs
 	mkdir -p out
@@ -36,3 +46,14 @@ demo-sprite: qjs
 
 bench-js: qjs
 	$(QJS) js/bench/mesh.bench.mjs
+
+# Ir per call = (Ir of warm-up + k calls − Ir of warm-up alone) / k, machine-independent.
+bench-js-ir: qjs
+	@echo "instructions per call (callgrind): verts op native plain-JS ratio"
+	@ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null $(QJS) js/bench/mesh_ir.mjs "$$@" 2>&1 \
+		| sed -n 's/.*refs: *//p' | tr -d ,; }; \
+	for op in deform draw; do for n in 100 1000 10000; do \
+		a=$$(ir $$op $$n 0); b=$$(ir $$op $$n 10); c=$$(ir js$$op $$n 0); d=$$(ir js$$op $$n 2); \
+		nat=$$(( (b - a) / 10 )); js=$$(( (d - c) / 2 )); \
+		echo "$$n $$op $$nat $$js $$(( js / nat ))x"; \
+	done; done

@@ -2,13 +2,54 @@
 //
 //! [`Character::load`] reads a character JSON file, validates it and its
 //! animations exactly as the JS module does (`readDefinition`), resolves the
-//! atlas relative to the file and loads it as a [`SpriteHandle`] (it must be
-//! a v2 atlas). [`Character::render`] poses the model for one clip time,
+//! atlas and animations against the model file's canonical directory (so
+//! `m.json`, `./m.json` and `/abs/m.json` agree, and `../assets/a.png`
+//! works from any working directory) and loads the atlas as a
+//! [`SpriteHandle`] (it must be a v2 atlas). Files are read within
+//! [`crate::limits::Limits::current`]. [`Character::render`] poses the model for one clip time,
 //! view and expression and synthesises the sprite — the headless path of the
 //! `re2d render` command.
 //!
 //! Not covered here (JS-only node features): attachments, layers, manual
-//! bone overrides and hot reload.
+//! bone overrides and hot reload. The file format is described in
+//! `docs/character-json.md`.
+//!
+//! ```
+//! use re2d::character::{Character, Expression, FrameRequest};
+//! use re2d::surface::{Options, compile, encode_png};
+//! use std::path::Path;
+//!
+//! // The shipped animal template; its atlas ("animal.png") is compiled from its surface.
+//! let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+//! let dir = std::env::temp_dir().join(format!("re2d-doc-character-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! for f in ["animal.character.json", "animal.animations.json"] {
+//!     std::fs::copy(assets.join(f), dir.join(f))?;
+//! }
+//! let atlas = compile(&std::fs::read(assets.join("animal.surface.json"))?, None, &Options::default())?;
+//! std::fs::write(dir.join("animal.png"), encode_png(&atlas.rgba, atlas.size)?)?;
+//!
+//! let mut cat = Character::load(&dir.join("animal.character.json"))?;
+//! assert_eq!(cat.clip_names(), ["walk"]);
+//! let request = FrameRequest {
+//!     clip: Some("walk".into()),
+//!     time: 0.25,
+//!     yaw: 30.0,
+//!     pitch: 10.0,
+//!     expression: Expression::default(),
+//!     visible_parts: None,
+//! };
+//! let size = cat.width(); // 512: the model's style is "anime"
+//! let pixels = cat.render(&request)?; // RGBA8, size × size
+//! assert_eq!(pixels.len(), size * size * 4);
+//! assert!(pixels.chunks(4).any(|p| p[3] == 255));
+//!
+//! // an unknown clip is an error
+//! let bad = FrameRequest { clip: Some("fly".into()), ..request };
+//! assert!(cat.render(&bad).is_err());
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +58,7 @@ use serde_json::Value;
 
 use crate::model::{
     Animations, Definition, FACE_BROWS, FACE_EYES, FACE_MOUTH, ModelError, RigInput, Sample,
-    build_model_pose, relative_asset, sample_clip, validate_animations, validate_definition,
+    build_model_pose, sample_clip, validate_animations, validate_definition,
 };
 use crate::sprite::{SpriteHandle, Style};
 
@@ -72,13 +113,60 @@ pub struct Character {
     pub handle: SpriteHandle,
     /// Resolved atlas path.
     pub atlas_path: PathBuf,
+    /// Resolved animations file, when the model names one.
+    pub animations_path: Option<PathBuf>,
 }
 
+/// Reads a JSON file within the limits (size, depth) the way the engine's
+/// `from` does (`JSON.parse` of the text: lone surrogate escapes are kept).
+/// Unreadable → `Error` (CLI exit 3); over a limit → `RangeError`; not JSON →
+/// `SyntaxError`.
 fn read_json(path: &Path) -> Result<Value, ModelError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ModelError::error(format!("cannot read '{}': {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| ModelError::syntax(format!("'{}': {e}", path.display())))
+    use crate::limits::{Limits, ReadError, read_file};
+    let l = Limits::current();
+    let bytes = read_file(path, l.json_max_bytes, "json-max-bytes").map_err(|e| match e {
+        ReadError::Io(e) => ModelError::error(format!("cannot read '{}': {e}", path.display())),
+        ReadError::TooLarge(e) => ModelError::range(format!("'{}': {e}", path.display())),
+    })?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| ModelError::syntax(format!("'{}': not UTF-8: {e}", path.display())))?;
+    crate::model::jstext::parse(text, &l).map_err(|e| ModelError {
+        message: format!("'{}': {}", path.display(), e.message),
+        ..e
+    })
+}
+
+/// An asset path of the model resolved against the model file's canonical
+/// directory (however the model path is spelled: `m.json`, `./m.json`, an
+/// absolute path or through a symlinked folder); absolute asset paths are
+/// kept. Works on `Path`s end to end (non-UTF-8 folders included).
+fn asset_path(model: &Path, asset: &str) -> Result<PathBuf, ModelError> {
+    if asset.is_empty() {
+        return Err(ModelError::type_("asset path must be a non-empty string"));
+    }
+    let asset = Path::new(asset);
+    if asset.is_absolute() {
+        return Ok(asset.to_path_buf());
+    }
+    let canon = std::fs::canonicalize(model)
+        .map_err(|e| ModelError::error(format!("cannot read '{}': {e}", model.display())))?;
+    Ok(canon.parent().unwrap_or(Path::new("/")).join(asset))
+}
+
+/// Reads the atlas PNG: unreadable → `Error` (exit 3), over a limit →
+/// `RangeError`, not a PNG → `TypeError`.
+fn read_atlas(path: &Path) -> Result<crate::png_io::RgbaImage, ModelError> {
+    use crate::limits::ReadError;
+    use crate::png_io::{PngFileError, read_png_file};
+    read_png_file(path).map_err(|e| {
+        let msg = format!("'{}': {e}", path.display());
+        match e {
+            PngFileError::Read(ReadError::Io(_)) => ModelError::error(msg),
+            PngFileError::Read(ReadError::TooLarge(_)) => ModelError::range(msg),
+            PngFileError::Decode(d) if d.contains("(limit ") => ModelError::range(msg),
+            PngFileError::Decode(_) => ModelError::type_(msg),
+        }
+    })
 }
 
 fn state_index(states: &[&str; 4], name: &str, what: &str) -> Result<i32, ModelError> {
@@ -92,18 +180,20 @@ fn state_index(states: &[&str; 4], name: &str, what: &str) -> Result<i32, ModelE
 impl Character {
     /// Loads a character file (`readDefinition` + `$.rotSprite.from`).
     pub fn load(path: &Path) -> Result<Self, ModelError> {
-        let file = path.to_string_lossy().into_owned();
         let definition = validate_definition(read_json(path)?)?;
-        let atlas_path = PathBuf::from(relative_asset(Some(&file), &definition.atlas)?);
+        let atlas_path = asset_path(path, &definition.atlas)?;
+        let mut animations_path = None;
         let animations = match definition.json.get("animations") {
             Some(Value::String(p)) => {
-                let ap = relative_asset(Some(&file), p)?;
-                validate_animations(read_json(Path::new(&ap))?, &definition)?
+                let ap = asset_path(path, p)?;
+                let a = validate_animations(read_json(&ap)?, &definition)?;
+                animations_path = Some(ap);
+                a
             }
             Some(v) if !v.is_null() => validate_animations(v.clone(), &definition)?,
             _ => validate_animations(serde_json::json!({"version": 1, "clips": {}}), &definition)?,
         };
-        let mut handle = SpriteHandle::load(&atlas_path)?;
+        let mut handle = SpriteHandle::from_image(read_atlas(&atlas_path)?, &atlas_path)?;
         if handle.info().version != 2 {
             return Err(ModelError::type_("model mode requires a PNG v2 atlas"));
         }
@@ -113,6 +203,7 @@ impl Character {
             animations,
             handle,
             atlas_path,
+            animations_path,
         };
         if let Some(m) = c.default_clip()
             && !c.animations.clips.is_empty()
@@ -123,6 +214,20 @@ impl Character {
             )));
         }
         Ok(c)
+    }
+
+    /// Part ids of the definition that have no point in the atlas.
+    pub fn parts_missing_from_atlas(&self) -> Vec<u8> {
+        let mut present = [false; 256];
+        for p in self.handle.surface() {
+            present[p.part as usize] = true;
+        }
+        self.definition
+            .parts
+            .iter()
+            .map(|p| p.id)
+            .filter(|&id| !present[id as usize])
+            .collect()
     }
 
     /// Clip names in definition order.

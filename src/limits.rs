@@ -2,21 +2,64 @@
 //! Every size that comes from outside (a file, a PNG header, a JSON document,
 //! a command-line option, a script) is checked against [`Limits`] **before**
 //! anything is allocated for it. Each limit has a documented default
-//! ([`Limits::DEFAULT`]) and can be overridden per call (the CLI exposes the
-//! ones a user may need to raise as options).
+//! ([`Limits::DEFAULT`], listed in [`Limits::TABLE`] and the README) and can
+//! be overridden:
+//!
+//! - per call, by passing a modified [`Limits`] to a `*_limited` function;
+//! - per process, with [`Limits::set_current`] (what `re2d --limit NAME=VALUE`
+//!   and `re2d-qjs --limit NAME=VALUE` do); the plain entry points
+//!   (`png_io::decode_rgba`, `sprite::read_png`, file readers) read
+//!   [`Limits::current`].
+//!
+//! Values are byte counts, pixel counts or nesting levels; on the command
+//! line they accept a binary suffix (`k`, `M`, `G`: 2^10, 2^20, 2^30).
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::RwLock;
 
 /// Resource limits. Construct with [`Limits::DEFAULT`] and override fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Largest width or height of a PNG that is decoded (pixels).
     pub png_max_side: u32,
-    /// Largest decoded PNG buffer (bytes).
+    /// Largest decoded PNG buffer (bytes, RGBA8 after expansion).
     pub png_max_bytes: u64,
-    /// Largest JSON document read (bytes).
+    /// Largest JSON document, script or text file read (bytes).
     pub json_max_bytes: u64,
-    /// Largest binary model/archive file read whole (bytes).
+    /// Deepest JSON nesting (arrays + objects) accepted.
+    pub json_max_depth: u32,
+    /// Largest binary input file (PNG, model, archive) read whole (bytes).
     pub file_max_bytes: u64,
+    /// Most frames one `re2d render` run produces.
+    pub max_frames: u32,
+    /// Largest total of rendered frames (`frames × frame bytes`, RGBA8) that
+    /// `re2d render` holds at once for `--sheet`, `--apng`, `--gif` or `--fit`.
+    pub sheet_max_bytes: u64,
+    /// QuickJS heap limit of `re2d-qjs` (bytes).
+    pub qjs_memory_bytes: u64,
+    /// QuickJS stack limit of `re2d-qjs` (bytes).
+    pub qjs_stack_bytes: u64,
+    /// Largest NRes archive decoded (bytes; msh.md §1.6). Also applies to a
+    /// nested model archive.
+    pub nres_max_input_bytes: u64,
+    /// Largest NRes `entry_count` accepted (msh.md §1.6).
+    pub nres_max_entries: u32,
+    /// Largest single NRes payload (bytes; msh.md §1.6).
+    pub nres_max_payload_bytes: u64,
+    /// Findings of one check code listed individually by the NRes/MSH
+    /// validator; further ones are counted in one summary finding with the
+    /// same code (so a damaged 256 MiB table cannot produce millions of
+    /// messages).
+    pub msh_max_findings_per_code: u32,
+    /// Most object records the `.riv` reader accepts (each needs ≥ 2 bytes,
+    /// so this only bounds the record list of a huge file).
+    pub riv_max_objects: u64,
 }
+
+/// The deepest JSON nesting a limit may allow: the parsers recurse once per
+/// level, and this keeps them inside an 8 MiB main-thread stack.
+pub const JSON_DEPTH_CEILING: u32 = 10_000;
 
 impl Limits {
     /// The documented defaults.
@@ -24,12 +67,412 @@ impl Limits {
         png_max_side: 16384,
         png_max_bytes: 1 << 30,
         json_max_bytes: 64 << 20,
+        json_max_depth: 1000,
         file_max_bytes: 1 << 30,
+        max_frames: 10_000,
+        sheet_max_bytes: 1 << 30,
+        qjs_memory_bytes: 1 << 30,
+        qjs_stack_bytes: 4 << 20,
+        nres_max_input_bytes: 256 << 20,
+        nres_max_entries: 65_536,
+        nres_max_payload_bytes: 256 << 20,
+        msh_max_findings_per_code: 100,
+        riv_max_objects: 1 << 24,
     };
+
+    /// Every limit: option name, meaning, default (as documented in the
+    /// README between the `limits:begin`/`limits:end` markers).
+    pub const TABLE: &'static [(&'static str, &'static str, &'static str)] = &[
+        (
+            "png-max-side",
+            "largest PNG width or height decoded (pixels)",
+            "16384",
+        ),
+        (
+            "png-max-bytes",
+            "largest decoded PNG (RGBA8 bytes, checked from the header before decoding)",
+            "1G",
+        ),
+        (
+            "json-max-bytes",
+            "largest JSON, script or text file read (bytes)",
+            "64M",
+        ),
+        (
+            "json-max-depth",
+            "deepest JSON nesting of arrays and objects (at most 10000)",
+            "1000",
+        ),
+        (
+            "file-max-bytes",
+            "largest PNG or other binary input file read (bytes)",
+            "1G",
+        ),
+        (
+            "max-frames",
+            "most frames one `re2d render` produces",
+            "10000",
+        ),
+        (
+            "sheet-max-bytes",
+            "largest total of frames `re2d render` holds for --sheet/--apng/--gif/--fit (frames x frame bytes)",
+            "1G",
+        ),
+        (
+            "qjs-memory",
+            "QuickJS heap of `re2d-qjs` (bytes; also `--memory-limit`)",
+            "1G",
+        ),
+        (
+            "qjs-stack",
+            "QuickJS stack of `re2d-qjs` (bytes; also `--stack-size`)",
+            "4M",
+        ),
+        (
+            "nres-max-input",
+            "largest NRes/MSH archive decoded (bytes)",
+            "256M",
+        ),
+        (
+            "nres-max-entries",
+            "most NRes directory entries accepted",
+            "65536",
+        ),
+        (
+            "nres-max-payload",
+            "largest single NRes payload (bytes)",
+            "256M",
+        ),
+        (
+            "msh-max-findings",
+            "findings of one check code listed by `re2d msh validate` (the rest are counted)",
+            "100",
+        ),
+        (
+            "riv-max-objects",
+            "most object records the `.riv` reader accepts",
+            "16M",
+        ),
+    ];
+
+    /// Sets the limit called `name` (a [`Limits::TABLE`] name) from `value`
+    /// (an integer with an optional `k`/`M`/`G` suffix).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v = parse_size(value).ok_or_else(|| {
+            format!("limit {name}: '{value}' is not a size (an integer, optional k/M/G)")
+        })?;
+        let small = |max: u64| -> Result<u32, String> {
+            if v == 0 || v > max {
+                Err(format!("limit {name}: {v} is not in 1..={max}"))
+            } else {
+                Ok(v as u32)
+            }
+        };
+        let big = || -> Result<u64, String> {
+            if v == 0 {
+                Err(format!("limit {name}: must be at least 1"))
+            } else {
+                Ok(v)
+            }
+        };
+        match name {
+            "png-max-side" => self.png_max_side = small(i32::MAX as u64)?,
+            "png-max-bytes" => self.png_max_bytes = big()?,
+            "json-max-bytes" => self.json_max_bytes = big()?,
+            "json-max-depth" => self.json_max_depth = small(JSON_DEPTH_CEILING as u64)?,
+            "file-max-bytes" => self.file_max_bytes = big()?,
+            "max-frames" => self.max_frames = small(u32::MAX as u64)?,
+            "sheet-max-bytes" => self.sheet_max_bytes = big()?,
+            "qjs-memory" => self.qjs_memory_bytes = big()?,
+            "qjs-stack" => self.qjs_stack_bytes = big()?,
+            "nres-max-input" => self.nres_max_input_bytes = big()?,
+            "nres-max-entries" => self.nres_max_entries = small(u32::MAX as u64)?,
+            "nres-max-payload" => self.nres_max_payload_bytes = big()?,
+            "msh-max-findings" => self.msh_max_findings_per_code = small(u32::MAX as u64)?,
+            "riv-max-objects" => self.riv_max_objects = big()?,
+            _ => {
+                let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
+                return Err(format!(
+                    "unknown limit '{name}' (limits: {})",
+                    names.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one `NAME=VALUE` setting.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), String> {
+        let (n, v) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("'{pair}' is not NAME=VALUE"))?;
+        self.set(n.trim(), v.trim())
+    }
+
+    /// The process-wide limits (the defaults unless [`Limits::set_current`]
+    /// changed them).
+    pub fn current() -> Limits {
+        *CURRENT.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replaces the process-wide limits.
+    pub fn set_current(l: Limits) {
+        *CURRENT.write().unwrap_or_else(|e| e.into_inner()) = l;
+    }
+
+    /// Checks a `w × h` image of `bpp` bytes per pixel against the PNG
+    /// limits (side, then bytes).
+    pub fn check_image(&self, w: u32, h: u32, bpp: u64) -> Result<(), LimitError> {
+        let side = w.max(h);
+        if side > self.png_max_side {
+            return Err(LimitError::new(
+                "png-max-side",
+                format!(
+                    "image is {w}x{h}, larger than {} pixels a side",
+                    self.png_max_side
+                ),
+            ));
+        }
+        let bytes = w as u64 * h as u64 * bpp;
+        if bytes > self.png_max_bytes {
+            return Err(LimitError::new(
+                "png-max-bytes",
+                format!(
+                    "a {w}x{h} image needs {bytes} bytes, more than {}",
+                    self.png_max_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the nesting depth of a JSON text (arrays and objects, strings
+    /// skipped) without parsing it: a cheap pre-pass before any parser
+    /// recurses.
+    pub fn check_json_depth(&self, text: &[u8]) -> Result<(), LimitError> {
+        let max = self.json_max_depth.min(JSON_DEPTH_CEILING) as usize;
+        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        for &b in text {
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if b == b'\\' {
+                    esc = true;
+                } else if b == b'"' {
+                    in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_str = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > max {
+                        return Err(LimitError::new(
+                            "json-max-depth",
+                            format!("JSON nesting is deeper than {max} levels"),
+                        ));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits::DEFAULT
+    }
+}
+
+static CURRENT: RwLock<Limits> = RwLock::new(Limits::DEFAULT);
+
+/// Parses `123`, `64k`, `16M`, `1G` (binary multiples; `K`, `m`, `g` too).
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mul) = match s.chars().last()? {
+        'k' | 'K' => (&s[..s.len() - 1], 1u64 << 10),
+        'm' | 'M' => (&s[..s.len() - 1], 1 << 20),
+        'g' | 'G' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    num.parse::<u64>().ok()?.checked_mul(mul)
+}
+
+/// A limit was exceeded: which one (its [`Limits::TABLE`] name) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    /// The limit's option name, e.g. `png-max-side`.
+    pub limit: &'static str,
+    /// What exceeded it.
+    pub msg: String,
+}
+
+impl LimitError {
+    /// A new error for `limit`.
+    pub fn new(limit: &'static str, msg: impl Into<String>) -> Self {
+        LimitError {
+            limit,
+            msg: msg.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for LimitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (limit {}, see --limit)", self.msg, self.limit)
+    }
+}
+
+impl std::error::Error for LimitError {}
+
+/// Why an input file was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be opened or read (CLI exit code 3).
+    Io(std::io::Error),
+    /// The file is larger than the limit (CLI exit code 1).
+    TooLarge(LimitError),
+}
+
+impl ReadError {
+    /// The CLI exit code: 3 for I/O, 1 for a refused input.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ReadError::Io(_) => 3,
+            ReadError::TooLarge(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "cannot read: {e}"),
+            ReadError::TooLarge(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads a whole file, refusing more than `max` bytes (the limit named
+/// `limit`) without ever holding more than `max + 1` bytes: works for
+/// endless inputs (`/dev/zero`) and FIFOs. A directory is an I/O error.
+pub fn read_file(path: &Path, max: u64, limit: &'static str) -> Result<Vec<u8>, ReadError> {
+    let f = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let meta = f.metadata().map_err(ReadError::Io)?;
+    if meta.is_dir() {
+        return Err(ReadError::Io(std::io::Error::other("is a directory")));
+    }
+    let too_large = || {
+        ReadError::TooLarge(LimitError::new(
+            limit,
+            format!("input is larger than {max} bytes"),
+        ))
+    };
+    if meta.is_file() && meta.len() > max {
+        return Err(too_large());
+    }
+    let hint = if meta.is_file() {
+        meta.len().min(max) as usize
+    } else {
+        0
+    };
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(hint)
+        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::OutOfMemory)))?;
+    f.take(max.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(ReadError::Io)?;
+    if buf.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(buf)
+}
+
+/// [`read_file`] with the JSON size limit of the current limits, then the
+/// depth pre-check.
+pub fn read_json_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let l = Limits::current();
+    let bytes = read_file(path, l.json_max_bytes, "json-max-bytes")?;
+    l.check_json_depth(&bytes).map_err(ReadError::TooLarge)?;
+    Ok(bytes)
+}
+
+/// [`read_file`] with the JSON/text limit of the current limits (scripts,
+/// text files), without the depth check.
+pub fn read_text_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_file(path, Limits::current().json_max_bytes, "json-max-bytes")
+}
+
+/// [`read_file`] with the binary file limit of the current limits.
+pub fn read_binary_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_file(path, Limits::current().file_max_bytes, "file-max-bytes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_names() {
+        assert_eq!(parse_size("64k"), Some(65536));
+        assert_eq!(parse_size("2M"), Some(2 << 20));
+        assert_eq!(parse_size("1G"), Some(1 << 30));
+        assert_eq!(parse_size("12"), Some(12));
+        assert_eq!(parse_size("-1"), None);
+        assert_eq!(parse_size("1.5M"), None);
+        assert_eq!(parse_size("99999999999999999999"), None);
+        assert_eq!(parse_size("k"), None);
+        let mut l = Limits::DEFAULT;
+        l.set_pair("png-max-side=100").unwrap();
+        assert_eq!(l.png_max_side, 100);
+        assert!(l.set_pair("png-max-side=0").is_err());
+        assert!(l.set_pair("json-max-depth=10001").is_err());
+        assert!(l.set_pair("nope=1").unwrap_err().contains("png-max-side"));
+        // every table name is settable
+        for (n, _, d) in Limits::TABLE {
+            let mut l = Limits::DEFAULT;
+            l.set(n, d).unwrap();
+            assert_eq!(l, Limits::DEFAULT, "{n}: the documented default");
+        }
+    }
+
+    #[test]
+    fn json_depth_prepass() {
+        let l = Limits {
+            json_max_depth: 3,
+            ..Limits::DEFAULT
+        };
+        assert!(l.check_json_depth(b"[[[1]]]").is_ok());
+        assert!(l.check_json_depth(b"[[[[1]]]]").is_err());
+        assert!(l.check_json_depth(br#"[["[[[[\"["]]"#).is_ok());
+        assert!(l.check_json_depth(b"[{},{},[{}]]").is_ok());
+    }
+
+    #[test]
+    fn image_limits() {
+        let l = Limits::DEFAULT;
+        assert!(l.check_image(16384, 16384, 4).is_ok());
+        assert_eq!(
+            l.check_image(16385, 1, 4).unwrap_err().limit,
+            "png-max-side"
+        );
+        let small = Limits {
+            png_max_bytes: 100,
+            ..l
+        };
+        assert_eq!(
+            small.check_image(5, 6, 4).unwrap_err().limit,
+            "png-max-bytes"
+        );
+        assert!(small.check_image(5, 5, 4).is_ok());
     }
 }

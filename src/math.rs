@@ -183,6 +183,13 @@ pub fn fmax_k(k: f64, x: f64) -> f64 {
 ///
 /// Returns `None` for a non-finite angle; otherwise yaw wrapped to
 /// `[-180, 180)` (never −0.0) and pitch clamped to `[-75, 75]`.
+///
+/// ```
+/// use re2d::math::normalise_angles;
+/// assert_eq!(normalise_angles(540.0, 100.0), Some((-180.0, 75.0)));
+/// assert_eq!(normalise_angles(-190.0, -10.0), Some((170.0, -10.0)));
+/// assert_eq!(normalise_angles(f64::INFINITY, 0.0), None);
+/// ```
 pub fn normalise_angles(yaw: f64, pitch: f64) -> Option<(f64, f64)> {
     if !yaw.is_finite() || !pitch.is_finite() {
         return None;

@@ -1,11 +1,13 @@
 // re2d — PNG in and out for tools, hosts and demos: deterministic RGBA8 encoding, decoding any PNG to RGBA8.
 //
 //! One encoder for every PNG re2d writes (atlases, sprites, sheets, frames):
-//! 8-bit RGBA, no colour chunks, fixed compression and filter, so equal
-//! pixels always give equal files. The decoder expands every colour type and
+//! 8-bit RGBA, no colour chunks, fixed compression and filter choice, so equal
+//! pixels always give equal files (see [`crate::png_encode`]). The decoder expands every colour type and
 //! depth to RGBA8 (the atlas compiler keeps its own strict readers).
 
 use std::io::{BufRead, Seek};
+
+use crate::limits::Limits;
 
 /// A decoded RGBA8 image (tightly packed, `4·width` bytes per row).
 #[derive(Clone, Debug, PartialEq)]
@@ -18,46 +20,51 @@ pub struct RgbaImage {
     pub height: u32,
 }
 
-/// Encodes `w`×`h` RGBA8 pixels as a PNG with fixed settings.
+/// Encodes `w`×`h` RGBA8 pixels as a compact PNG with fixed settings
+/// ([`crate::png_encode::encode_rgba`]: per-row filter choice, zlib level 9).
 pub fn encode_rgba(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
-    if rgba.len() != w as usize * h as usize * 4 {
-        return Err(format!("{} bytes is not a {w}x{h} RGBA image", rgba.len()));
-    }
-    let mut out = Vec::with_capacity(rgba.len() / 8 + 1024);
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
-    enc.set_filter(png::Filter::Up);
-    let mut writer = enc.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(rgba).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+    crate::png_encode::encode_rgba(rgba, w, h)
 }
 
-/// Decodes a PNG of any colour type and depth into RGBA8.
+/// Decodes a PNG of any colour type and depth into RGBA8, within the
+/// process-wide [`Limits::current`].
 pub fn decode_rgba(r: impl BufRead + Seek) -> Result<RgbaImage, String> {
-    let mut dec = png::Decoder::new(r);
+    decode_rgba_limited(r, &Limits::current())
+}
+
+/// Decodes a PNG of any colour type and depth into RGBA8. The header's
+/// size is checked against `limits` (side, then RGBA8 bytes) **before** any
+/// pixel buffer is allocated, and allocations that still fail are errors,
+/// not aborts.
+pub fn decode_rgba_limited(r: impl BufRead + Seek, limits: &Limits) -> Result<RgbaImage, String> {
+    let cap = png::Limits {
+        bytes: limits.png_max_bytes.min(usize::MAX as u64) as usize,
+    };
+    let mut dec = png::Decoder::new_with_limits(r, cap);
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = dec.read_info().map_err(|e| e.to_string())?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    limits.check_image(w, h, 4).map_err(|e| e.to_string())?;
     let size = reader.output_buffer_size().ok_or("image too large")?;
-    let mut buf = vec![0u8; size];
+    let mut buf = zeroed(size)?;
     let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
     buf.truncate(info.buffer_size());
+    let px = info.width as usize * info.height as usize;
+    let expand = |n: usize, f: &dyn Fn(&[u8]) -> [u8; 4]| -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(px * 4)
+            .map_err(|_| "out of memory for the image".to_string())?;
+        out.extend(buf.chunks_exact(n).flat_map(f));
+        Ok(out)
+    };
     let data = match info.color_type {
         png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf
-            .chunks(3)
-            .flat_map(|c| [c[0], c[1], c[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => buf
-            .chunks(2)
-            .flat_map(|c| [c[0], c[0], c[0], c[1]])
-            .collect(),
-        png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Rgb => expand(3, &|c| [c[0], c[1], c[2], 255])?,
+        png::ColorType::GrayscaleAlpha => expand(2, &|c| [c[0], c[0], c[0], c[1]])?,
+        png::ColorType::Grayscale => expand(1, &|c| [c[0], c[0], c[0], 255])?,
         png::ColorType::Indexed => return Err("unexpanded palette".into()),
     };
-    if data.len() != info.width as usize * info.height as usize * 4 {
+    if data.len() != px * 4 {
         return Err("unexpected PNG layout".into());
     }
     Ok(RgbaImage {
@@ -66,6 +73,42 @@ pub fn decode_rgba(r: impl BufRead + Seek) -> Result<RgbaImage, String> {
         height: info.height,
     })
 }
+
+/// A zeroed buffer of `n` bytes, or an error instead of an allocation abort.
+pub fn zeroed(n: usize) -> Result<Vec<u8>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| format!("out of memory for {n} bytes"))?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
+/// Reads and decodes a PNG file within the current limits (file size, then
+/// image size). Errors name the problem, not the path.
+pub fn read_png_file(path: &std::path::Path) -> Result<RgbaImage, PngFileError> {
+    let bytes = crate::limits::read_binary_file(path).map_err(PngFileError::Read)?;
+    decode_rgba(std::io::Cursor::new(bytes)).map_err(PngFileError::Decode)
+}
+
+/// Why [`read_png_file`] failed.
+#[derive(Debug)]
+pub enum PngFileError {
+    /// The file could not be read (or is over the size limit).
+    Read(crate::limits::ReadError),
+    /// The bytes are not a PNG within the limits.
+    Decode(String),
+}
+
+impl std::fmt::Display for PngFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PngFileError::Read(e) => write!(f, "{e}"),
+            PngFileError::Decode(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PngFileError {}
 
 #[cfg(test)]
 mod tests {
@@ -92,5 +135,56 @@ mod tests {
             .unwrap();
         let img = decode_rgba(std::io::Cursor::new(&out)).unwrap();
         assert_eq!(img.data, [7, 7, 7, 255, 200, 200, 200, 255]);
+    }
+
+    /// A PNG whose IHDR claims `w`×`h` (no pixel data needed to be refused).
+    pub(crate) fn huge_header(w: u32, h: u32) -> Vec<u8> {
+        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+        let mut ihdr = b"IHDR".to_vec();
+        ihdr.extend(w.to_be_bytes());
+        ihdr.extend(h.to_be_bytes());
+        ihdr.extend([8, 6, 0, 0, 0]);
+        png.extend(13u32.to_be_bytes());
+        png.extend(&ihdr);
+        png.extend(crc32(&ihdr).to_be_bytes());
+        let idat = b"IDAT\x78\x9c\x03\x00\x00\x00\x00\x01";
+        png.extend(((idat.len() - 4) as u32).to_be_bytes());
+        png.extend(idat);
+        png.extend(crc32(idat).to_be_bytes());
+        png.extend(0u32.to_be_bytes());
+        png.extend(b"IEND");
+        png.extend(crc32(b"IEND").to_be_bytes());
+        png
+    }
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut c = !0u32;
+        for &b in data {
+            c ^= b as u32;
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+
+    #[test]
+    fn header_size_is_checked_before_allocating() {
+        let png = huge_header(100_000, 100_000);
+        let e = decode_rgba(std::io::Cursor::new(&png)).unwrap_err();
+        assert!(e.contains("png-max-side"), "{e}");
+        let l = Limits {
+            png_max_side: 1 << 20,
+            ..Limits::DEFAULT
+        };
+        let e = decode_rgba_limited(std::io::Cursor::new(&png), &l).unwrap_err();
+        assert!(e.contains("png-max-bytes"), "{e}");
+        // within the limits the same header is decoded (and fails on data)
+        let small = huge_header(3, 2);
+        assert!(decode_rgba(std::io::Cursor::new(&small)).is_err());
     }
 }

@@ -1,17 +1,52 @@
-// re2d — the one output-publishing path of every command (atomic replace, input clash check).
+// re2d — the one output-publishing path of every command (atomic replace, input clash check, signals, modes).
 //! Every file a re2d command writes goes through [`publish`]:
 //!
-//! 1. the target is compared with every input of the command (canonical
-//!    paths, so `./a.png`, `a.png` and a symlink to it are the same file): a
-//!    clash is refused before anything is written;
-//! 2. the bytes go to a temporary file in the target's directory (exclusive
-//!    create, `.<name>.<random>.tmp`), are flushed and fsynced, get the mode
-//!    of the file they replace (or `0o644`), and are renamed over the target;
-//! 3. on any failure the temporary file is removed and the target is
-//!    untouched.
+//! 1. **Symlinks are followed**: a target that is a symlink (or a chain of
+//!    them, dangling or not) is resolved to the file it points to, and that
+//!    file is what gets replaced; the link stays a link.
+//! 2. **Clash check**: the resolved target is compared with every input of
+//!    the command, by canonical path and by device + inode (so `./a.png`,
+//!    `a.png`, a symlink and a hard link to it are all the same file). A
+//!    clash is refused (exit code 2) before anything is written.
+//! 3. **Non-regular targets are written through, like `cp`**: an existing
+//!    character device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe)
+//!    is opened and written, never replaced. A directory, block device or
+//!    socket target is refused (exit code 3); nothing is created.
+//! 4. **Regular targets are replaced atomically**: the bytes go to a
+//!    temporary file in the target's directory (exclusive create,
+//!    `.<name>.<random>.tmp`), are fsynced, get the mode of the file they
+//!    replace **without** setuid/setgid/sticky bits (a new file gets
+//!    `0o644`, whatever the umask) and, when running as root, its owner; then
+//!    the temporary file is renamed over the target and the directory is
+//!    fsynced.
+//! 5. **Clean up**: on any failure the temporary file is removed and the
+//!    target is untouched; on SIGINT/SIGTERM (and SIGHUP) during a publish
+//!    the temporary files in flight are removed by a signal handler before
+//!    the process dies of that signal. The handler is only installed where
+//!    the signal still has its default action.
 //!
 //! Errors carry the exit code the CLI uses: 2 for a refused target (usage),
 //! 3 for I/O.
+//!
+//! Test aid: `RE2D_TEST_PUBLISH_PAUSE_MS=N` sleeps N ms after the temporary
+//! file is written (before the rename), so tests can deliver a signal
+//! mid-publish.
+//!
+//! ```
+//! use re2d::publish::publish;
+//!
+//! let dir = std::env::temp_dir().join(format!("re2d-doc-publish-{}", std::process::id()));
+//! let input = dir.join("in.json");
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(&input, "{}")?;
+//! publish(&dir.join("out/a.png"), b"bytes", &[&input])?; // creates out/, replaces atomically
+//! assert_eq!(std::fs::read(dir.join("out/a.png"))?, b"bytes");
+//! let clash = publish(&input, b"x", &[&input]).unwrap_err(); // never overwrites an input
+//! assert_eq!(clash.exit_code(), 2);
+//! assert_eq!(std::fs::read(&input)?, b"{}");
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::fs;
@@ -67,13 +102,56 @@ impl fmt::Display for PublishError {
 
 impl std::error::Error for PublishError {}
 
-/// Fails when `target` names the same file as one of `inputs`.
+/// The file a path finally names: symlinks followed one by one (a dangling
+/// link resolves to where it points). More than 40 hops is an error.
+pub fn resolve_target(target: &Path) -> std::io::Result<PathBuf> {
+    let mut p = target.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&p)?;
+                p = if to.is_absolute() {
+                    to
+                } else {
+                    p.parent().unwrap_or(Path::new("")).join(to)
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
+/// Fails when `target` names the same file as one of `inputs` (canonical
+/// path, or device + inode).
 pub fn check_clash(target: &Path, inputs: &[&Path]) -> Result<(), PublishError> {
-    let Ok(t) = fs::canonicalize(target) else {
-        return Ok(()); // a target that does not exist yet cannot be an input
-    };
+    let resolved = resolve_target(target).unwrap_or_else(|_| target.to_path_buf());
+    let t_meta = fs::metadata(&resolved).ok();
+    let t_canon = fs::canonicalize(&resolved).ok().or_else(|| {
+        // not there yet: canonical directory + name
+        let dir = resolved.parent().filter(|p| !p.as_os_str().is_empty());
+        let dir = fs::canonicalize(dir.unwrap_or(Path::new("."))).ok()?;
+        Some(dir.join(resolved.file_name()?))
+    });
     for input in inputs {
-        if fs::canonicalize(input).is_ok_and(|i| i == t) {
+        let same_path = t_canon
+            .as_ref()
+            .is_some_and(|t| fs::canonicalize(input).is_ok_and(|i| &i == t));
+        let same_inode = t_meta
+            .as_ref()
+            .is_some_and(|t| fs::metadata(input).is_ok_and(|i| same_file(t, &i)));
+        if same_path || same_inode {
             return Err(PublishError::Clash {
                 target: target.to_path_buf(),
                 input: input.to_path_buf(),
@@ -98,8 +176,103 @@ fn random_suffix() -> String {
     format!("{:016x}", z ^ (z >> 31))
 }
 
-/// Atomically replace `target` with `bytes`, refusing a target that is one
-/// of `inputs`.
+/// Temporary files in flight, removed by the signal handler.
+#[cfg(unix)]
+mod inflight {
+    use std::ffi::CString;
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+
+    const SLOTS: usize = 16;
+    static PATHS: [AtomicPtr<libc::c_char>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+    static INSTALL: Once = Once::new();
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for slot in &PATHS {
+            let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
+            if !p.is_null() {
+                // SAFETY: `p` came from `CString::into_raw` and is never freed
+                // once taken here; unlink is async-signal-safe.
+                unsafe { libc::unlink(p) };
+            }
+        }
+        // SAFETY: restoring the default action and re-raising are
+        // async-signal-safe; the process then dies of `sig`.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    fn install() {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: plain sigaction calls with zeroed, then filled structs;
+            // the handler only uses async-signal-safe functions.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction != libc::SIG_DFL
+                {
+                    continue; // keep a handler (or ignore) the program chose
+                }
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_signal as *const () as usize;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// Registers a temp path; `None` when every slot is busy (the file is
+    /// then only removed on ordinary errors).
+    pub fn add(path: &std::path::Path) -> Option<usize> {
+        INSTALL.call_once(install);
+        use std::os::unix::ffi::OsStrExt;
+        let c = CString::new(path.as_os_str().as_bytes()).ok()?.into_raw();
+        for (i, slot) in PATHS.iter().enumerate() {
+            if slot
+                .compare_exchange(std::ptr::null_mut(), c, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return Some(i);
+            }
+        }
+        // SAFETY: `c` was not stored anywhere.
+        drop(unsafe { CString::from_raw(c) });
+        None
+    }
+
+    /// Forgets a registered path.
+    pub fn remove(i: usize) {
+        let p = PATHS[i].swap(std::ptr::null_mut(), Ordering::SeqCst);
+        if !p.is_null() {
+            // SAFETY: taken back from the slot, so the handler no longer sees it.
+            drop(unsafe { CString::from_raw(p) });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod inflight {
+    pub fn add(_: &std::path::Path) -> Option<usize> {
+        None
+    }
+    pub fn remove(_: usize) {}
+}
+
+fn test_pause() {
+    if let Some(ms) = std::env::var_os("RE2D_TEST_PUBLISH_PAUSE_MS")
+        .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(60_000)));
+    }
+}
+
+/// Atomically replace `target` with `bytes` (see the module docs: symlinks
+/// followed, non-regular targets written through, special mode bits
+/// dropped, temp file removed on error and on SIGINT/SIGTERM), refusing a
+/// target that is one of `inputs`.
 pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), PublishError> {
     check_clash(target, inputs)?;
     let io = |what: &'static str, err: std::io::Error| PublishError::Io {
@@ -107,56 +280,178 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
         what,
         err,
     };
-    let name = target.file_name().ok_or_else(|| {
+    let real = resolve_target(target).map_err(|e| io("cannot resolve the output path", e))?;
+    let meta = fs::metadata(&real).ok();
+    if let Some(m) = &meta {
+        let ft = m.file_type();
+        if ft.is_dir() {
+            return Err(io(
+                "output path is a directory",
+                std::io::Error::from(std::io::ErrorKind::IsADirectory),
+            ));
+        }
+        if !ft.is_file() {
+            return write_through(&real, m, bytes).map_err(|e| io("cannot write", e));
+        }
+    }
+    let name = real.file_name().ok_or_else(|| {
         io(
             "output path has no file name",
             std::io::Error::from(std::io::ErrorKind::InvalidInput),
         )
     })?;
-    let dir = match target.parent() {
+    let dir = match real.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
     };
     fs::create_dir_all(&dir).map_err(|e| io("cannot create the output directory", e))?;
-    #[cfg(unix)]
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        match fs::metadata(target) {
-            Ok(m) => m.permissions().mode() & 0o7777,
-            Err(_) => 0o644,
-        }
-    };
     let mut attempt = 0;
-    let (tmp, mut file) = loop {
+    let (tmp, mut file, slot) = loop {
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);
         tmp_name.push(format!(".{}.tmp", random_suffix()));
         let tmp = dir.join(tmp_name);
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
+        let mut opts = fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
         {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => attempt += 1,
-            Err(e) => return Err(io("cannot create a temporary file", e)),
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        // Registered before it exists, so a signal at any later point
+        // removes it (unlinking a name not created yet is harmless).
+        let slot = inflight::add(&tmp);
+        match opts.open(&tmp) {
+            Ok(f) => break (tmp, f, slot),
+            Err(e) => {
+                if let Some(i) = slot {
+                    inflight::remove(i);
+                }
+                if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 {
+                    attempt += 1;
+                    continue;
+                }
+                return Err(io("cannot create a temporary file", e));
+            }
         }
     };
     let result = (|| -> std::io::Result<()> {
         file.write_all(bytes)?;
         file.flush()?;
-        file.sync_all()?;
         #[cfg(unix)]
         {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&tmp, fs::Permissions::from_mode(mode))?;
+            use std::os::unix::fs::{MetadataExt, PermissionsExt};
+            // the replaced file's permissions without setuid/setgid/sticky,
+            // or 0o644 for a new file (explicit: the umask has no effect)
+            let mode = meta.as_ref().map_or(0o644, |m| m.mode() & 0o777);
+            file.set_permissions(fs::Permissions::from_mode(mode))?;
+            // SAFETY: geteuid has no preconditions.
+            if let Some(m) = &meta
+                && unsafe { libc::geteuid() } == 0
+            {
+                let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
+            }
         }
+        file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, target)
+        test_pause();
+        fs::rename(&tmp, &real)?;
+        // make the rename durable
+        if let Ok(d) = fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
+        if let Some(i) = slot {
+            inflight::remove(i);
+        }
         return Err(io("publishing failed", e));
     }
+    if let Some(i) = slot {
+        inflight::remove(i);
+    }
     Ok(())
+}
+
+/// Writes into an existing character device or FIFO (like `cp`); other
+/// non-regular files are refused.
+fn write_through(path: &Path, m: &fs::Metadata, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let ft = m.file_type();
+        if !(ft.is_char_device() || ft.is_fifo()) {
+            return Err(std::io::Error::other(
+                "output path is neither a regular file, a character device nor a FIFO",
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = m;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(path)?;
+    f.write_all(bytes)?;
+    f.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("re2d-publish-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_is_followed_and_kept() {
+        let d = tmp("link");
+        fs::create_dir(d.join("real")).unwrap();
+        fs::write(d.join("real/t.png"), b"old").unwrap();
+        std::os::unix::fs::symlink("real/t.png", d.join("out.png")).unwrap();
+        publish(&d.join("out.png"), b"new", &[]).unwrap();
+        assert!(
+            fs::symlink_metadata(d.join("out.png"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(d.join("real/t.png")).unwrap(), b"new");
+        // a dangling link creates its destination
+        std::os::unix::fs::symlink("real/new.png", d.join("dangling.png")).unwrap();
+        publish(&d.join("dangling.png"), b"x", &[]).unwrap();
+        assert_eq!(fs::read(d.join("real/new.png")).unwrap(), b"x");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_bits_are_dropped_and_hard_links_clash() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tmp("mode");
+        let t = d.join("t.png");
+        fs::write(&t, b"old").unwrap();
+        fs::set_permissions(&t, fs::Permissions::from_mode(0o4755)).unwrap();
+        publish(&t, b"new", &[]).unwrap();
+        assert_eq!(
+            fs::metadata(&t).unwrap().permissions().mode() & 0o7777,
+            0o755
+        );
+        fs::hard_link(&t, d.join("h.png")).unwrap();
+        let e = publish(&t, b"x", &[&d.join("h.png")]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(fs::read(&t).unwrap(), b"new");
+        // a directory target is refused, nothing created inside
+        let e = publish(&d, b"x", &[]).unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 2);
+        fs::remove_dir_all(&d).unwrap();
+    }
 }

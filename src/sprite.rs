@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::model::{ModelError, normalize_rot_pose};
-use crate::png_io::{RgbaImage, decode_rgba};
+use crate::png_io::RgbaImage;
 use crate::rotsprite::{
     AnimeWorkspace, AtlasImage, Frame, R2DRotModelPose, R2DRotPoint, Rig, atlas, decode,
     decode_anime, draw, v1,
@@ -120,12 +120,22 @@ pub struct Info {
     pub atlas_width: usize,
 }
 
-/// Reads a PNG file into RGBA8 (any colour type and depth is expanded).
+/// Reads a PNG file into RGBA8 (any colour type and depth is expanded)
+/// within [`crate::limits::Limits::current`]: an unreadable file or one that
+/// is not a PNG is a `TypeError` (§10 `rotSpriteLoad`), a file or image over
+/// a limit a `RangeError`.
 pub fn read_png(path: &Path) -> Result<RgbaImage, ModelError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| ModelError::type_(format!("cannot read '{}': {e}", path.display())))?;
-    decode_rgba(std::io::BufReader::new(file))
-        .map_err(|e| ModelError::type_(format!("'{}': {e}", path.display())))
+    use crate::limits::ReadError;
+    use crate::png_io::{PngFileError, read_png_file};
+    read_png_file(path).map_err(|e| {
+        let msg = format!("'{}': {e}", path.display());
+        match e {
+            PngFileError::Read(ReadError::Io(_)) => ModelError::type_(msg),
+            PngFileError::Read(ReadError::TooLarge(_)) => ModelError::range(msg),
+            PngFileError::Decode(d) if d.contains("(limit ") => ModelError::range(msg),
+            PngFileError::Decode(_) => ModelError::type_(msg),
+        }
+    })
 }
 
 /// `rotSpriteFileStamp(path)`: `"<mtime ms>:<size>"`, or `None` when missing.
@@ -158,6 +168,25 @@ const LEGACY_JOINTS: [(&str, i32, [f64; 3]); 11] = [
 const MASK_BITS: u32 = 0b0111_1011_1111_1110;
 
 /// One native rotsprite resource.
+///
+/// ```
+/// use re2d::sprite::SpriteHandle;
+///
+/// // an atlas file: the generated dense figure
+/// let path = std::env::temp_dir().join(format!("re2d-doc-sprite-{}.png", std::process::id()));
+/// let rgba = re2d::rotsprite::synth::dense_atlas(1);
+/// std::fs::write(&path, re2d::png_io::encode_rgba(&rgba, 1024, 1024)?)?;
+///
+/// let mut h = SpriteHandle::load(&path)?; // v2 atlas, pixel style (128 px)
+/// assert_eq!(h.width(), 128);
+/// h.pose(45.0, 10.0, Some(0), Some(0), Some(0))?; // yaw, pitch, eyes, mouth, brows
+/// assert!(h.pixels().chunks(4).any(|p| p[3] == 255));
+/// h.set_style("anime")?; // smooth, 512 px
+/// assert_eq!(h.pixels().len(), 512 * 512 * 4);
+/// assert!(h.pose(f64::NAN, 0.0, None, None, None).is_err());
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct SpriteHandle {
     version: u8,
     style: Style,
@@ -226,7 +255,12 @@ impl SpriteHandle {
     /// `rotSpriteLoad(path)`: decodes and validates the atlas and
     /// synthesises the initial image (yaw 0, pitch 0, head only).
     pub fn load(path: &Path) -> Result<Self, ModelError> {
-        let img = read_png(path)?;
+        Self::from_image(read_png(path)?, path)
+    }
+
+    /// [`Self::load`] of an already decoded image (`path` is kept for
+    /// [`Self::changed`] and [`Self::path`]).
+    pub fn from_image(img: RgbaImage, path: &Path) -> Result<Self, ModelError> {
         let version = classify(&img)?;
         let surface = if version == 2 {
             surface_of(&img, Style::Pixel)?
@@ -573,6 +607,11 @@ impl SpriteHandle {
     /// Per-pixel sample depth of the last anime synthesis.
     pub fn sample_depth(&self) -> &[f32] {
         self.workspace.sample_depth()
+    }
+
+    /// The decoded surface points (empty for v1 and after dispose).
+    pub fn surface(&self) -> &[R2DRotPoint] {
+        &self.surface
     }
 
     /// Resolved load path.

@@ -119,5 +119,9 @@ fn load_errors() {
     std::fs::write(&p, "{ not json").unwrap();
     assert_eq!(Character::load(&p).err().unwrap().class, ErrorClass::Syntax);
     std::fs::write(&p, r#"{"version": 1, "atlas": "missing.png", "rig": {"bones": [{"name": "b"}], "parts": [{"id": 1, "bone": "b"}]}}"#).unwrap();
+    // A missing atlas is an I/O error like a missing model or animations
+    // file (issue 12 row 12: `re2d render` exits 3 for all of them).
+    assert_eq!(Character::load(&p).err().unwrap().class, ErrorClass::Error);
+    std::fs::write(dir.join("missing.png"), "not a png").unwrap();
     assert_eq!(Character::load(&p).err().unwrap().class, ErrorClass::Type);
 }

@@ -121,13 +121,21 @@ fn compile_publishes_atomically_and_preserves_mode() {
         entries(&d)
     );
 
-    // A symlink target is replaced by a regular file.
+    // A symlink target is followed: the file it points to is replaced
+    // (atomically, in its own folder) and the link stays a link (issue 12
+    // row 7, which revises surface-compiler.md §8 on this point).
     let link = d.join("link.png");
     std::os::unix::fs::symlink(&out, &link).unwrap();
     let o = re2d(&["compile", s(&src), "-o", s(&link)]);
     assert!(o.status.success());
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
-    assert_eq!(fs::read(&out).unwrap(), before, "link target untouched");
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_ne!(fs::read(&out).unwrap(), before, "link target replaced");
+    assert_eq!(png_size(&out), (1024, 1024));
     let _ = fs::remove_dir_all(&d);
 }
 

@@ -62,4 +62,12 @@ for (const n of [100, 1000, 10000]) {
     const wn = time((i) => api.draw(part, angles[i & 15], rig));
     const wj = time((i) => jsDraw(part, angles[i & 15], rig));
     print(`${String(part.vertexCount).padStart(5)}  draw        ${fmt(wn).padStart(12)}  ${fmt(wj).padStart(12)}  ${(wj / wn).toFixed(1).padStart(7)}x   (${part.tris.length} indices)`);
+    // the timed path still reads live: an in-place edit shows up in the next call
+    const last = part.vertexCount - 1;
+    part.verts[2 * last] += 1;
+    part.weights[last][0][1] = 0.25;
+    deformPart(part, poses[3], rest, a);
+    ref.deformPart(part, poses[3], rest, b);
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) throw new Error(`in-place edit not seen at ${i}`);
 }
+print('(in-place edits of verts and weights checked after each size: seen)');

@@ -80,6 +80,14 @@ test('FABRIK: chain of 1 with a limit', () => {
     near(r.distance, Math.hypot(10 * Math.cos(1), 10 - 10 * Math.sin(1)), 1e-9);
 });
 
+test('limits with a hole in the chain: NaN length, no conversion error', () => {
+    const rig = createSkeleton({ a: { length: 5 } });
+    const r = api.ik(rig, {}, { x: 7, y: 3 }, { chain: ['a', ,], limits: { a: [0, 1] } });
+    json(Object.keys(r.angles), ['a', 'undefined']);
+    is(r.tip, null);
+    is(r.distance, Infinity);
+});
+
 test('bad limits throw', () => {
     const rig = arm();
     throws(() => api.ik(rig, {}, { x: 1, y: 1 }, { chain: ['base', 'arm'], limits: { base: 5 } }), TypeError);
@@ -123,6 +131,25 @@ test("blend 'rigid' single-bone vertices equal linear; default untouched; draw u
     api.draw(createPart({ verts: [14, 0], weights: [['upper', 0.5, 'lower', 0.5]], tris: [0, 0, 0], blend: 'rigid' }), { lower: PI }, limb);
     near(Math.hypot(rec.submits[0].copy[0] - 10, rec.submits[0].copy[1]), 4, 1e-5);
     delete globalThis.engine;
+});
+
+test("blend 'rigid': the native pass and the JS per-vertex path agree bit for bit", () => {
+    let a = 0x9e3779b9;
+    const r = () => ((a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 4294967296);
+    for (let c = 0; c < 200; c++) {
+        const n = 1 + Math.floor(r() * 6);
+        const verts = [], weights = [];
+        for (let i = 0; i < n; i++) {
+            verts.push(r() * 30 - 5, r() * 10 - 5);
+            weights.push(r() < 0.2 ? ['upper', r()] : ['upper', r(), r() < 0.2 ? 'ghost' : 'lower', r() < 0.1 ? 0 : r()]);
+        }
+        const part = createPart({ verts, weights, blend: 'rigid' });
+        const pose = limb.pose({ upper: r() * 6 - 3, lower: r() * 6 - 3 }), rest = limb.rest();
+        const f = new Float32Array(8 * n), j = new Array(8 * n);
+        deformPart(part, pose, rest, f);
+        deformPart(part, pose, rest, j);
+        for (let i = 0; i < 8 * n; i++) is(f[i], Math.fround(j[i]), `case ${c} [${i}]`);
+    }
 });
 
 done('mesh_ext');

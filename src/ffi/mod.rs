@@ -5,12 +5,16 @@
 //! inside [`guard`], so no panic crosses the boundary (c-abi.md §7 rule 1).
 //!
 //! `rotsprite.rs` is exactly the interface of `include/rotsprite_math.h`;
-//! `re2d.rs` the re2d-only additions of `include/re2d.h`.
+//! `re2d.rs` the re2d-only additions of `include/re2d.h`; `miri.rs` drives
+//! them from Rust in tests small enough for Miri.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 mod re2d;
 mod rotsprite;
+
+#[cfg(test)]
+mod miri;
 
 /// Runs `f`, turning a panic into `fallback` (false for `bool` functions,
 /// `()` for `void` ones).

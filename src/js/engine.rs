@@ -7,6 +7,8 @@
 //! `[r, g, b, a]` (re2d addition for tests), `log(...)` (stdout), and the
 //! rotsprite natives + host sprites of [`super::sprite`]. A script
 //! that assigns its own `globalThis.engine` replaces this object entirely.
+//! `loadTexture` reads within the size limits of [`crate::limits`]: a file
+//! or image over one is a RangeError, other failures an Error.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -81,8 +83,14 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, path: String| -> Result<usize> {
-                let tex = Texture::load_png(Path::new(&path))
-                    .map_err(|e| Exception::throw_message(&ctx, &format!("loadTexture: {e}")))?;
+                let tex = Texture::load_png(Path::new(&path)).map_err(|e| {
+                    let msg = format!("loadTexture: {e}");
+                    if e.contains("(limit ") {
+                        Exception::throw_range(&ctx, &msg) // over a size limit
+                    } else {
+                        Exception::throw_message(&ctx, &msg)
+                    }
+                })?;
                 let mut st = s.borrow_mut();
                 st.textures.push(tex);
                 Ok(st.textures.len() - 1)

@@ -5,8 +5,12 @@
 //!
 //! Exit status: 0 on normal completion (pending jobs drained), 1 when the
 //! module throws, its evaluation promise rejects, a job fails, a promise
-//! rejection is still unhandled at the end, or FILE cannot be read; the
-//! error (message + stack) goes to stderr.
+//! rejection is still unhandled at the end, or FILE cannot be read (or is
+//! over `json-max-bytes`, or holds a NUL byte); the error (message + stack)
+//! goes to stderr. The QuickJS heap and stack are limited by
+//! `Limits::qjs_memory_bytes` / `qjs_stack_bytes` (`--memory-limit`,
+//! `--stack-size`): a script that exceeds them gets a catchable
+//! `InternalError` (out of memory / stack overflow), not a dead process.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -146,13 +150,20 @@ fn report<'js>(ctx: &Ctx<'js>, err: rquickjs::CaughtError<'js>) {
 pub fn run(opts: &Options) -> i32 {
     let abs = std::path::absolute(&opts.file).unwrap_or_else(|_| opts.file.clone());
     let name = normalize(&abs).to_string_lossy().into_owned();
-    let source = match std::fs::read(&opts.file) {
+    let source = match crate::limits::read_text_file(&opts.file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("re2d-qjs: cannot read {}: {e}", opts.file.display());
+            eprintln!("re2d-qjs: {}: {e}", opts.file.display());
             return 1;
         }
     };
+    if let Some(at) = source.iter().position(|&b| b == 0) {
+        eprintln!(
+            "re2d-qjs: {}: the script contains a NUL byte at offset {at}",
+            opts.file.display()
+        );
+        return 1;
+    }
     let rt = match Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -160,6 +171,9 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
+    let limits = crate::limits::Limits::current();
+    rt.set_memory_limit(limits.qjs_memory_bytes.min(usize::MAX as u64) as usize);
+    rt.set_max_stack_size(limits.qjs_stack_bytes.min(usize::MAX as u64) as usize);
     // (unhandled count, last unhandled reason)
     let rejections: Rc<RefCell<(i64, Option<String>)>> = Rc::new(RefCell::new((0, None)));
     let tracker = rejections.clone();

@@ -3,17 +3,18 @@
 //! `opts.limits` and `blend: 'rigid'`).
 //!
 //! Exports (all internal to the built-in `re2d/mesh`):
-//! - `newPart(verts, uv, colors, infl, names, rigid)` → a
-//!   `NativePart` (flat arrays prepared by `js/mesh.js`);
-//! - `verify(part, verts, uv, colors, weights)` → `true` when the JS arrays
-//!   still hold exactly what the native copy was built from (in-place edits
-//!   of elements are visible in JS, so every call re-checks them);
-//! - `deform(part, boneBuf, depth, out)` → vertex count, writing straight into
-//!   the caller's `Float32Array`; `boneBuf` holds 7 numbers per bone
-//!   `[valid, cur.x, cur.y, cur.angle, rest.x, rest.y, rest.angle]`;
-//! - `unroll(scratch, flat, tris, k)` → `true` when it copied `k` vertices,
-//!   reading the live JS `tris` array (`false`: an index is not a plain
-//!   non-negative integer, the JS loop redoes the whole copy);
+//! - `deform(part, pose, rest, out, verts, uv, n, from, rigid)` → the index
+//!   of the first vertex it did not write: §7 for vertices `from, from+1, …`
+//!   while `i < n`, in one pass that reads the live values (the part's arrays
+//!   and weight lists, the pose records) through [`super::pure`] and writes
+//!   `out` (a `Float32Array`) directly. It stops at a vertex whose reads could
+//!   run JS or need JS operators; `js/mesh.js` does that vertex literally and
+//!   calls again after it;
+//! - `unroll(scratch, flat, tris, k, from)` → the same for §8.4 step 9
+//!   (`flat[8i + j] = scratch[tris[i]·8 + j]`, reading `tris` live);
+//! - `plainNumbers(v)` → `v` is an `Array` of numbers read without running JS;
+//! - `fastReady()` → whether the one-pass reads are available (see
+//!   [`super::pure::Layout`]; without them both natives return `from`);
 //! - `pose(buf)` → §5.2 in place on a `Float64Array`, 8 numbers per bone
 //!   (see [`crate::mesh::pose_flat`]);
 //! - `twoBone([sx, sy, l1, l2, tx, ty, side], limits?)` → `[a1, a2, ex, ey, reached]`;
@@ -23,249 +24,350 @@
 //! `limits` is flat, 5 numbers per chain bone: `[linked, parentAbs,
 //! restLocal, min, max]`.
 
-use std::cell::RefCell;
-
 use rquickjs::{
-    Class, Ctx, Exception, Function, JsLifetime, Result, TypedArray, Value,
-    class::Trace,
+    Ctx, Exception, Function, Result, TypedArray, Value,
+    function::Rest,
     module::{Declarations, Exports, ModuleDef},
 };
 
-use super::buffers::{Kind, RawVal, with_f32_mut, with_f64_mut};
+use super::buffers::with_f64_mut;
+use super::pure::{Atom, F32Out, IsArray, Kind, Layout, Pass, Val, View};
 use crate::mesh::{
-    Blend, BoneDelta, ChainOptions, JointLimit, MeshPart, deform_part, pose_flat, solve_chain,
-    solve_two_bone, solve_two_bone_limited,
+    Blend, BoneDelta, ChainOptions, JointLimit, n0, pose_flat, skin_vertex, solve_chain,
+    solve_two_bone, solve_two_bone_limited, unroll_block, unroll_index,
 };
 
-/// A part's native copy plus per-frame scratch (no allocation per frame).
-#[derive(Trace, JsLifetime)]
-#[rquickjs::class(rename = "NativeMeshPart")]
-pub struct NativePart {
-    #[qjs(skip_trace)]
-    part: MeshPart,
-    #[qjs(skip_trace)]
-    deltas: RefCell<Vec<BoneDelta>>,
+/// More `[name, weight]` pairs than this in one vertex list: the JS does it.
+const MAX_PAIRS: usize = 4;
+
+/// Property keys the pass reads.
+struct Keys<'p> {
+    weights: Atom<'p>,
+    depth: Atom<'p>,
+    colors: Atom<'p>,
+    x: Atom<'p>,
+    y: Atom<'p>,
+    angle: Atom<'p>,
 }
 
-fn new_part<'js>(
-    ctx: Ctx<'js>,
-    verts: Vec<f64>,
-    uv: Vec<f64>,
-    colors: Vec<f64>,
-    infl: Vec<f64>,
-    names: Vec<String>,
-    rigid: bool,
-) -> Result<Class<'js, NativePart>> {
-    let blend = if rigid { Blend::Rigid } else { Blend::Linear };
-    let nb = names.len();
-    // `infl` is 4 numbers per vertex: bone, weight, bone, weight.
-    let bones: Vec<i32> = infl.iter().step_by(2).map(|&b| b as i32).collect();
-    let weights: Vec<f64> = infl.iter().skip(1).step_by(2).copied().collect();
-    let part = MeshPart::from_flat(&verts, &uv, &colors, &bones, &weights, names, blend)
-        .map_err(|e| Exception::throw_type(&ctx, &e.to_string()))?;
-    Class::instance(
-        ctx,
-        NativePart {
-            part,
-            deltas: RefCell::new(vec![BoneDelta::MISSING; nb]),
-        },
-    )
-}
-
-fn deform<'js>(
-    ctx: Ctx<'js>,
-    part: Class<'js, NativePart>,
-    bones: TypedArray<'js, f64>,
-    depth: f64,
-    out: TypedArray<'js, f32>,
-) -> Result<i32> {
-    let np = part.borrow();
-    let mut deltas = np.deltas.borrow_mut();
-    with_f64_mut(&ctx, &bones, |b| {
-        for (j, d) in deltas.iter_mut().enumerate() {
-            let v = b.get(7 * j..7 * j + 7);
-            *d = match v {
-                Some(v) if v[0] != 0.0 => BoneDelta::new((v[1], v[2], v[3]), (v[4], v[5], v[6])),
-                _ => BoneDelta::MISSING,
-            };
-        }
-    })?;
-    let n = with_f32_mut(&ctx, &out, |o| deform_part(&np.part, &deltas, depth, o))?;
-    Ok(n.map_or(-1, |n| n as i32))
-}
-
-/// `Object.is` on two doubles.
-fn same(a: f64, b: f64) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
-
-/// `uv[i] || 0` as `js/mesh.js` `buildEntry` takes it; `None` = not representable.
-fn uv_value(v: &RawVal<'_, '_>) -> Option<f64> {
-    match v.kind() {
-        Kind::Num(x) => Some(if x == 0.0 || x.is_nan() { 0.0 } else { x }),
-        Kind::Undef | Kind::Null | Kind::Bool(false) => Some(0.0),
-        Kind::Str if v.str_is("") => Some(0.0),
-        _ => None,
-    }
-}
-
-/// `N0(c)` of a colour channel; strings and objects → `None` (JS rebuild).
-fn channel(v: &RawVal<'_, '_>) -> Option<f64> {
-    match v.kind() {
-        Kind::Num(x) => Some(crate::mesh::n0(x)),
-        Kind::Undef | Kind::Null | Kind::Bool(false) => Some(0.0),
-        Kind::Bool(true) => Some(1.0),
-        _ => None,
-    }
-}
-
-fn same_f32(a: f64, b: f32) -> bool {
-    (a as f32).to_bits() == b.to_bits()
-}
-
-fn verify<'js>(
-    ctx: Ctx<'js>,
-    part: Class<'js, NativePart>,
-    verts: Value<'js>,
-    uv: Value<'js>,
-    colors: Value<'js>,
-    weights: Value<'js>,
-) -> Result<bool> {
-    let np = part.borrow();
-    let p = &np.part;
-    let n = p.vertex_count();
-    let (verts, uv) = (RawVal::of(&ctx, &verts), RawVal::of(&ctx, &uv));
-    let (colors, weights) = (RawVal::of(&ctx, &colors), RawVal::of(&ctx, &weights));
-    for i in 0..2 * n {
-        match verts.get(i as u32)?.kind() {
-            Kind::Num(x) if same(x, p.verts[i]) => {}
-            _ => return Ok(false),
-        }
-        match uv_value(&uv.get(i as u32)?) {
-            Some(u) if same_f32(u, p.consts[i / 2][i % 2]) => {}
-            _ => return Ok(false),
-        }
-    }
-    if colors.is_array() {
-        for i in 0..n {
-            let c = colors.get(i as u32)?;
-            let want = &p.consts[i][2..5];
-            if c.is_array() {
-                for (k, &w) in want.iter().enumerate() {
-                    match channel(&c.get(k as u32)?) {
-                        Some(v) if same_f32(v, w) => {}
-                        _ => return Ok(false),
-                    }
-                }
-            } else if c.kind() == Kind::Obj || want.iter().any(|&w| w != 255.0) {
-                // (an array-like object: keep the JS `Array.isArray` call)
-                return Ok(false);
-            }
-        }
-    }
-    for i in 0..n {
-        let w = weights.get(i as u32)?;
-        let len = match w.kind() {
-            Kind::Undef | Kind::Null => 0,
-            Kind::Obj if w.is_array() => match w.length()? {
-                Some(l) if l == 0.0 || l == 1.0 || l == 2.0 => l as usize,
-                _ => return Ok(false),
-            },
-            _ => return Ok(false),
-        };
-        for (k, inf) in p.influences[i].iter().enumerate() {
-            let inf = match (inf, k < len) {
-                (None, false) => continue,
-                (Some(inf), true) => inf,
-                _ => return Ok(false),
-            };
-            let pair = w.get(k as u32)?;
-            if !pair.is_array() {
-                return Ok(false);
-            }
-            match pair.get(1)?.kind() {
-                Kind::Num(x) if same(x, inf.weight) => {}
-                _ => return Ok(false),
-            }
-            if !pair.get(0)?.str_is(&p.bones[inf.bone as usize]) {
-                return Ok(false);
-            }
-        }
-    }
-    Ok(true)
-}
-
-fn unroll<'js>(
-    ctx: Ctx<'js>,
-    scratch: TypedArray<'js, f32>,
-    flat: TypedArray<'js, f32>,
-    tris: Value<'js>,
-    k: f64,
-) -> Result<bool> {
-    if k < 0.0 || k != k.floor() || k > 0x4000_0000 as f64 {
-        return Ok(false);
-    }
-    let k = k as usize;
-    // Read the live indices first (this may run JS: getters, proxies), then
-    // copy with no JS running. The index buffer is reused across frames
-    // (taken out while in use, so a re-entrant call simply gets its own).
-    let mut idx = UNROLL_IDX.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    idx.clear();
-    let tris = RawVal::of(&ctx, &tris);
-    let ok = unroll_into(&ctx, &scratch, &flat, &tris, k, &mut idx);
-    UNROLL_IDX.with(|c| *c.borrow_mut() = idx);
-    ok
-}
-
-thread_local! {
-    static UNROLL_IDX: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
-}
-
-fn unroll_into<'js>(
-    ctx: &Ctx<'js>,
-    scratch: &TypedArray<'js, f32>,
-    flat: &TypedArray<'js, f32>,
-    tris: &RawVal<'_, 'js>,
-    k: usize,
-    idx: &mut Vec<u32>,
-) -> Result<bool> {
-    for i in 0..k {
-        match tris.get(i as u32)?.kind() {
-            Kind::Num(t) if t >= 0.0 && t == t.floor() && t <= 0x7fff_ffff as f64 => {
-                idx.push(t as u32)
-            }
-            _ => return Ok(false),
-        }
-    }
-    // `draw` owns two distinct arrays; refuse (JS path) if the views could
-    // overlap, so the two slices below never alias.
-    let (Some(rs), Some(rf)) = (scratch.as_raw(), flat.as_raw()) else {
-        return Ok(false);
-    };
-    let (s0, f0) = (
-        rs.as_ptr() as *const u8 as usize,
-        rf.as_ptr() as *const u8 as usize,
-    );
-    if s0 < f0 + rf.len() && f0 < s0 + rs.len() {
-        return Ok(false);
-    }
-    let ok = with_f32_mut(ctx, scratch, |s| {
-        with_f32_mut(ctx, flat, |f| {
-            if f.len() < k * 8 {
-                return false;
-            }
-            for (i, &t) in idx.iter().enumerate() {
-                let dst = &mut f[i * 8..i * 8 + 8];
-                let at = t as usize * 8;
-                match s.get(at..at + 8) {
-                    Some(v) => dst.copy_from_slice(v),
-                    None => dst.fill(f32::NAN),
-                }
-            }
-            true
+impl<'p> Keys<'p> {
+    fn new(p: &Pass<'p>) -> Option<Self> {
+        Some(Keys {
+            weights: p.key(c"weights")?,
+            depth: p.key(c"depth")?,
+            colors: p.key(c"colors")?,
+            x: p.key(c"x")?,
+            y: p.key(c"y")?,
+            angle: p.key(c"angle")?,
         })
-    })??;
-    Ok(ok)
+    }
+}
+
+/// The pass-constant inputs of §7.
+struct DeformIn<'p> {
+    pose: Option<Val<'p>>,
+    rest: Option<Val<'p>>,
+    verts: View<'p>,
+    uv: View<'p>,
+    weights: View<'p>,
+    depth: f64,
+    colors: Option<View<'p>>,
+    blend: Blend,
+}
+
+/// Bones met during one pass. A bone name is resolved (`pose[name]`,
+/// `rest[name]`, their `x`, `y`, `angle`) once per key; a string value seen
+/// again is found by its address, without converting or comparing it.
+struct Bones<'p> {
+    /// Direct-mapped `(string address, bone index)`; address 0 = empty.
+    by_string: [(usize, u32); 64],
+    /// Bone keys, parallel to `deltas`.
+    keys: Vec<Atom<'p>>,
+    /// Bone motions (`valid == false`: missing from a pose, pairs skipped).
+    deltas: Vec<BoneDelta>,
+}
+
+impl<'p> Bones<'p> {
+    fn new() -> Self {
+        Bones {
+            by_string: [(0, 0); 64],
+            keys: Vec::new(),
+            deltas: Vec::new(),
+        }
+    }
+
+    /// Index of the bone `name` names; `None`: not pure (the JS does it).
+    #[inline]
+    fn find(&mut self, p: &Pass<'p>, name: Val<'p>, d: &DeformIn<'p>, k: &Keys<'p>) -> Option<u32> {
+        let id = p.string_id(name)?;
+        let slot = (id >> 4 ^ id >> 10) & 63;
+        if self.by_string[slot].0 == id {
+            return Some(self.by_string[slot].1);
+        }
+        self.find_key(p, name, d, k)
+            .inspect(|&j| self.by_string[slot] = (id, j))
+    }
+
+    #[cold]
+    fn find_key(
+        &mut self,
+        p: &Pass<'p>,
+        name: Val<'p>,
+        d: &DeformIn<'p>,
+        k: &Keys<'p>,
+    ) -> Option<u32> {
+        let key = p.key_of(name)?;
+        if let Some(j) = self.keys.iter().position(|b| b.id() == key.id()) {
+            return Some(j as u32);
+        }
+        let motion = resolve_bone(p, &key, d, k)?;
+        self.keys.push(key);
+        self.deltas.push(motion);
+        Some(self.deltas.len() as u32 - 1)
+    }
+}
+
+/// §7 `cur = pose ? pose[name] : null`, `rst = rest ? rest[name] : null`,
+/// skipped ([`BoneDelta::MISSING`]) when either is falsy; otherwise both
+/// records' `x`, `y`, `angle` (numbers only: other values go through JS
+/// operators).
+fn resolve_bone<'p>(
+    p: &Pass<'p>,
+    key: &Atom<'p>,
+    d: &DeformIn<'p>,
+    k: &Keys<'p>,
+) -> Option<BoneDelta> {
+    let cur = match d.pose {
+        Some(pose) => Some(p.get(pose, key)?),
+        None => None,
+    };
+    let rst = match d.rest {
+        Some(rest) => Some(p.get(rest, key)?),
+        None => None,
+    };
+    let (Some(cur), Some(rst)) = (cur, rst) else {
+        return Some(BoneDelta::MISSING);
+    };
+    if !p.truthy(cur)? || !p.truthy(rst)? {
+        return Some(BoneDelta::MISSING);
+    }
+    let num = |o: Val<'p>, key: &Atom<'p>| p.get(o, key).and_then(|v| p.num(v));
+    let c = (num(cur, &k.x)?, num(cur, &k.y)?, num(cur, &k.angle)?);
+    let r = (num(rst, &k.x)?, num(rst, &k.y)?, num(rst, &k.angle)?);
+    Some(BoneDelta::new(c, r))
+}
+
+/// `v || 0` stored as a number (§7 uv).
+#[inline]
+fn or_zero<'p>(p: &Pass<'p>, v: Val<'p>) -> Option<f64> {
+    if let Some(x) = p.num(v) {
+        return Some(if x == 0.0 || x.is_nan() { 0.0 } else { x });
+    }
+    if p.truthy(v)? {
+        p.to_number(v)
+    } else {
+        Some(0.0)
+    }
+}
+
+/// §7 for vertex `i`, written into `out`; `None` (nothing written): not pure.
+#[inline]
+fn deform_vertex<'p>(
+    p: &Pass<'p>,
+    d: &DeformIn<'p>,
+    k: &Keys<'p>,
+    bones: &mut Bones<'p>,
+    out: &F32Out<'p>,
+    i: u32,
+) -> Option<()> {
+    let vx = p.num(p.at(d.verts, 2 * i)?)?;
+    let vy = p.num(p.at(d.verts, 2 * i + 1)?)?;
+    let mut pairs = [(0u32, 0.0f64); MAX_PAIRS];
+    let mut count = 0;
+    let w = p.at(d.weights, i)?;
+    if p.truthy(w)? {
+        // `w.length` of a genuine Array (array-likes and strings: JS)
+        let len = p.array_length(w)?;
+        let mut k_i = 0u32;
+        while (k_i as f64) < len {
+            let pair = p.elem(w, k_i)?;
+            if p.kind(pair) != Kind::Obj {
+                return None; // a hole / null throws, a string yields characters
+            }
+            let name = p.elem(pair, 0)?;
+            let weight = p.elem(pair, 1)?;
+            let j = bones.find(p, name, d, k)?;
+            if bones.deltas[j as usize].valid {
+                if count == MAX_PAIRS {
+                    return None;
+                }
+                pairs[count] = (j, p.num(weight)?);
+                count += 1;
+            }
+            k_i += 1;
+        }
+    }
+    let (x, y) = skin_vertex(vx, vy, &bones.deltas, &pairs[..count], d.blend);
+    let u = or_zero(p, p.at(d.uv, 2 * i)?)?;
+    let v = or_zero(p, p.at(d.uv, 2 * i + 1)?)?;
+    let mut rgb = [255.0; 3];
+    if let Some(colors) = d.colors {
+        let c = p.at(colors, i)?;
+        match p.is_array(c) {
+            IsArray::Yes => {
+                for (ch, slot) in rgb.iter_mut().enumerate() {
+                    *slot = n0(p.to_number(p.elem(c, ch as u32)?)?);
+                }
+            }
+            IsArray::No => {}
+            IsArray::Unknown => return None,
+        }
+    }
+    let o = 8 * i as usize;
+    for (j, val) in [x, y, d.depth, u, v, rgb[0], rgb[1], rgb[2]]
+        .into_iter()
+        .enumerate()
+    {
+        out.set(o + j, val);
+    }
+    Some(())
+}
+
+/// The pass behind `deform`: vertices `from..` while `i < n`; returns the
+/// first one not written.
+fn deform_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 6], n: f64, from: u32, blend: Blend) -> u32 {
+    let [part, pose, rest, out, verts, uv] = *a;
+    let Some(out) = p.f32_out(out) else {
+        return from;
+    };
+    let Some(k) = Keys::new(p) else {
+        return from;
+    };
+    // `part.weights`, `part.depth` and `part.colors` are read per vertex by
+    // the engine; with no JS running they are the same for the whole pass.
+    let setup = || -> Option<DeformIn<'p>> {
+        let colors = p.get(part, &k.colors)?;
+        Some(DeformIn {
+            pose: p.truthy(pose)?.then_some(pose),
+            rest: p.truthy(rest)?.then_some(rest),
+            verts: p.view(verts),
+            uv: p.view(uv),
+            weights: p.view(p.get(part, &k.weights)?),
+            depth: p.to_number(p.get(part, &k.depth)?)?,
+            colors: p.truthy(colors)?.then(|| p.view(colors)),
+            blend,
+        })
+    };
+    let Some(d) = setup() else {
+        return from;
+    };
+    let mut bones = Bones::new();
+    let mut i = from;
+    while (i as f64) < n && i < u32::MAX / 8 {
+        if deform_vertex(p, &d, &k, &mut bones, &out, i).is_none() {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The next index as a loop counter (`from` is a non-negative integer set by
+/// `js/mesh.js`).
+fn index(v: &Value<'_>) -> Option<u32> {
+    let x = v.as_number()?;
+    (x >= 0.0 && x < u32::MAX as f64 && x == x.trunc()).then_some(x as u32)
+}
+
+fn deform<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
+    let [part, pose, rest, out, verts, uv, n, from, rigid] = args.0.as_slice() else {
+        return Err(Exception::throw_type(&ctx, "deform: expected 9 arguments"));
+    };
+    let (Some(n), Some(from)) = (n.as_number(), index(from)) else {
+        return Err(Exception::throw_type(&ctx, "deform: bad vertex range"));
+    };
+    let Some(lay) = Layout::get(&ctx) else {
+        return Ok(from as f64);
+    };
+    let blend = if rigid.as_bool() == Some(true) {
+        Blend::Rigid
+    } else {
+        Blend::Linear
+    };
+    // SAFETY: `deform_pass` only reads through the pass and stores numbers
+    // into `out`'s elements; nothing in it runs JS, and the arguments stay
+    // alive for the whole call.
+    let p = unsafe { Pass::new(&ctx, lay) };
+    let vals = [part, pose, rest, out, verts, uv].map(|v| p.val(v));
+    Ok(deform_pass(&p, &vals, n, from, blend) as f64)
+}
+
+/// The pass behind `unroll`: indices `from..` while `i < k`.
+fn unroll_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 3], k: f64, from: u32) -> u32 {
+    let [scratch, flat, tris] = *a;
+    let (Some(s), Some(f)) = (p.f32_out(scratch), p.f32_out(flat)) else {
+        return from;
+    };
+    let tris = p.view(tris);
+    let mut i = from;
+    while (i as f64) < k && i < u32::MAX / 8 {
+        let Some(t) = p.at(tris, i) else {
+            break;
+        };
+        let dst = 8 * i as usize;
+        // element by element, as the JS loop does
+        if let Some(src) = p.int(t).and_then(|t| unroll_block(t, s.len())) {
+            for j in 0..8 {
+                f.set(dst + j, s.get(src + j).map_or(f64::NAN, f64::from));
+            }
+        } else {
+            let Some(t) = p.num(t) else {
+                break;
+            };
+            for j in 0..8 {
+                let v = unroll_index(t, j, s.len()).and_then(|e| s.get(e));
+                f.set(dst + j, v.map_or(f64::NAN, f64::from));
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
+fn unroll<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
+    let [scratch, flat, tris, k, from] = args.0.as_slice() else {
+        return Err(Exception::throw_type(&ctx, "unroll: expected 5 arguments"));
+    };
+    let (Some(k), Some(from)) = (k.as_number(), index(from)) else {
+        return Err(Exception::throw_type(&ctx, "unroll: bad index range"));
+    };
+    let Some(lay) = Layout::get(&ctx) else {
+        return Ok(from as f64);
+    };
+    // SAFETY: as in `deform`: reads through the pass, stores into `flat`.
+    let p = unsafe { Pass::new(&ctx, lay) };
+    let vals = [scratch, flat, tris].map(|v| p.val(v));
+    Ok(unroll_pass(&p, &vals, k, from) as f64)
+}
+
+fn fast_ready(ctx: Ctx<'_>) -> bool {
+    Layout::get(&ctx).is_some()
+}
+
+/// `true` when `v` is a genuine `Array` whose elements `0 .. length` are all
+/// numbers read without running JS (no holes, accessors or proxy): reading
+/// each once is then the same as the engine reading them many times.
+fn plain_numbers<'js>(ctx: Ctx<'js>, v: Value<'js>) -> bool {
+    let Some(lay) = Layout::get(&ctx) else {
+        return false;
+    };
+    // SAFETY: only pure reads, nothing runs JS; `v` lives for the call.
+    let p = unsafe { Pass::new(&ctx, lay) };
+    let a = p.val(&v);
+    let Some(len) = p.array_length(a) else {
+        return false;
+    };
+    len < u32::MAX as f64 && (0..len as u32).all(|i| p.elem(a, i).and_then(|x| p.num(x)).is_some())
 }
 
 fn pose<'js>(ctx: Ctx<'js>, buf: TypedArray<'js, f64>) -> Result<()> {
@@ -331,7 +433,13 @@ pub struct MeshNative;
 impl ModuleDef for MeshNative {
     fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
         for name in [
-            "newPart", "verify", "deform", "unroll", "pose", "twoBone", "chain",
+            "deform",
+            "unroll",
+            "fastReady",
+            "plainNumbers",
+            "pose",
+            "twoBone",
+            "chain",
         ] {
             decl.declare(name)?;
         }
@@ -339,10 +447,10 @@ impl ModuleDef for MeshNative {
     }
 
     fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
-        exports.export("newPart", Function::new(ctx.clone(), new_part)?)?;
-        exports.export("verify", Function::new(ctx.clone(), verify)?)?;
         exports.export("deform", Function::new(ctx.clone(), deform)?)?;
         exports.export("unroll", Function::new(ctx.clone(), unroll)?)?;
+        exports.export("fastReady", Function::new(ctx.clone(), fast_ready)?)?;
+        exports.export("plainNumbers", Function::new(ctx.clone(), plain_numbers)?)?;
         exports.export("pose", Function::new(ctx.clone(), pose)?)?;
         exports.export("twoBone", Function::new(ctx.clone(), two_bone)?)?;
         exports.export("chain", Function::new(ctx.clone(), chain)?)?;

@@ -2,10 +2,15 @@
 //!
 //! Exports (internal to the built-in `re2d/rotsprite`):
 //! - `validateDefinition(json)` → normalised definition as JSON text (§3.3);
-//! - `validateAnimations(json, boneNames)` → normalised animation set as JSON
-//!   text (§3.4; only the bone names of the definition matter);
-//! - `relativeAsset(file, path)` → string (§3.7; `file` is a string or null,
-//!   the JS side does the type checks).
+//! - `validateAnimations(json, boneNamesJson)` → normalised animation set as
+//!   JSON text (§3.4; only the bone names of the definition matter);
+//! - `relativeAsset(fileJson, pathJson)` → JSON text of the string (§3.7;
+//!   `file` is a string or null, the JS side does the type checks).
+//!
+//! Everything crosses as `JSON.stringify` text read by
+//! [`crate::model::jstext`]: strings with lone UTF-16 surrogates are kept
+//! exactly, and nesting is limited by `json-max-depth` (RangeError past it)
+//! rather than by serde_json's 128 levels.
 //!
 //! A second native module, `re2d/native/host` ([`HostNative`], internal to
 //! `re2d/native`), gives the `$` host `readText`.
@@ -19,8 +24,9 @@ use rquickjs::{
 };
 use serde_json::Value;
 
+use crate::limits::Limits;
 use crate::model::{
-    Bone, Definition, ErrorClass, ModelError, relative_asset, validate_animations,
+    Bone, Definition, ErrorClass, ModelError, jstext, relative_asset, validate_animations,
     validate_definition,
 };
 
@@ -36,13 +42,13 @@ pub fn throw(ctx: &Ctx<'_>, e: &ModelError) -> rquickjs::Error {
 }
 
 fn parse(ctx: &Ctx<'_>, text: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| Exception::throw_syntax(ctx, &e.to_string()))
+    jstext::parse(text, &Limits::current()).map_err(|e| throw(ctx, &e))
 }
 
 fn validate_def(ctx: Ctx<'_>, text: String) -> Result<String> {
     let v = parse(&ctx, &text)?;
     let d = validate_definition(v).map_err(|e| throw(&ctx, &e))?;
-    Ok(d.json.to_string())
+    Ok(jstext::to_text(&d.json))
 }
 
 /// A definition that only declares bones (all `validate_animations` reads).
@@ -72,14 +78,41 @@ fn bones_only(names: Vec<String>) -> Definition {
     }
 }
 
-fn validate_anims(ctx: Ctx<'_>, text: String, bones: Vec<String>) -> Result<String> {
+fn validate_anims(ctx: Ctx<'_>, text: String, bones_text: String) -> Result<String> {
     let v = parse(&ctx, &text)?;
+    let bones: Vec<String> = match parse(&ctx, &bones_text)? {
+        Value::Array(a) => a
+            .into_iter()
+            .filter_map(|b| match b {
+                Value::String(s) => Some(s),
+                _ => None,
+            })
+            .collect(),
+        _ => return Err(Exception::throw_type(&ctx, "bone names must be an array")),
+    };
     let a = validate_animations(v, &bones_only(bones)).map_err(|e| throw(&ctx, &e))?;
-    Ok(a.json.to_string())
+    Ok(jstext::to_text(&a.json))
 }
 
-fn rel_asset(ctx: Ctx<'_>, file: Option<String>, path: String) -> Result<String> {
-    relative_asset(file.as_deref(), &path).map_err(|e| throw(&ctx, &e))
+/// `file` and `path` arrive as JSON text (`JSON.stringify`), so strings
+/// with lone surrogates pass through unchanged; the result is JSON text.
+fn rel_asset(ctx: Ctx<'_>, file: String, path: String) -> Result<String> {
+    let file = match parse(&ctx, &file)? {
+        Value::String(s) => Some(s),
+        _ => None,
+    };
+    let path = match parse(&ctx, &path)? {
+        Value::String(s) => s,
+        _ => {
+            return Err(Exception::throw_type(
+                &ctx,
+                "asset path must be a non-empty string",
+            ));
+        }
+    };
+    relative_asset(file.as_deref(), &path)
+        .map(|r| jstext::string_text(&r))
+        .map_err(|e| throw(&ctx, &e))
 }
 
 /// `ModuleDef` of `re2d/native/rotsprite`.
@@ -107,8 +140,21 @@ impl ModuleDef for ModelNative {
     }
 }
 
-fn read_text(path: String) -> Option<String> {
-    std::fs::read_to_string(path).ok()
+/// The file's text, `null` when unreadable or not UTF-8; a RangeError when
+/// it is larger than the JSON size limit (an endless file never fills memory).
+fn read_text(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
+    let l = Limits::current();
+    match crate::limits::read_file(
+        std::path::Path::new(&path),
+        l.json_max_bytes,
+        "json-max-bytes",
+    ) {
+        Ok(b) => Ok(String::from_utf8(b).ok()),
+        Err(crate::limits::ReadError::TooLarge(e)) => {
+            Err(Exception::throw_range(&ctx, &format!("{path}: {e}")))
+        }
+        Err(_) => Ok(None),
+    }
 }
 
 /// `ModuleDef` of `re2d/native/host` (internal to `re2d/native`):

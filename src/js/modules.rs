@@ -43,6 +43,10 @@ fn native_mesh<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> 
     Module::declare_def::<super::mesh::MeshNative, _>(ctx, name)
 }
 
+fn native_riv<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
+    Module::declare_def::<super::riv::RivNative, _>(ctx, name)
+}
+
 fn native_rotsprite<'js>(ctx: Ctx<'js>, name: &str) -> Result<Module<'js, Declared>> {
     Module::declare_def::<super::model::ModelNative, _>(ctx, name)
 }
@@ -68,6 +72,12 @@ pub const BUILTINS: &[Builtin] = &[
         alias: None,
         private_to: Some("re2d/mesh"),
         source: Source::Native(native_mesh),
+    },
+    Builtin {
+        name: "re2d/native/riv",
+        alias: None,
+        private_to: Some("re2d/mesh"),
+        source: Source::Native(native_riv),
     },
     Builtin {
         name: "re2d/rotsprite",
@@ -221,8 +231,8 @@ impl Loader for HostLoader {
                 Source::Native(f) => f(ctx.clone(), name),
             };
         }
-        let source =
-            std::fs::read(name).map_err(|e| Error::new_loading_message(name, e.to_string()))?;
+        let source = crate::limits::read_text_file(std::path::Path::new(name))
+            .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
         Module::declare(ctx.clone(), name, source)
     }
 }

@@ -7,8 +7,6 @@
 //! colour / 255 × texel (nearest sampling, UV 0..1 across the texture);
 //! texel alpha blends "over"; alpha 0 is discarded without writing depth.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 /// An RGBA8 texture.
@@ -23,42 +21,15 @@ pub struct Texture {
 }
 
 impl Texture {
-    /// Decode a PNG file (any colour type) into RGBA8.
+    /// Decode a PNG file (any colour type) into RGBA8, within the current
+    /// limits (file size, image size; see [`crate::limits`]).
     pub fn load_png(path: &Path) -> Result<Texture, String> {
-        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut dec = png::Decoder::new(BufReader::new(file));
-        dec.set_transformations(png::Transformations::normalize_to_color8());
-        let mut reader = dec
-            .read_info()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| format!("{}: image too large", path.display()))?;
-        let mut buf = vec![0; size];
-        let info = reader
-            .next_frame(&mut buf)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let (w, h) = (info.width, info.height);
-        let px = (w * h) as usize;
-        let rgba = match info.color_type {
-            png::ColorType::Rgba => buf[..px * 4].to_vec(),
-            png::ColorType::Rgb => buf[..px * 3]
-                .chunks_exact(3)
-                .flat_map(|c| [c[0], c[1], c[2], 255])
-                .collect(),
-            png::ColorType::GrayscaleAlpha => buf[..px * 2]
-                .chunks_exact(2)
-                .flat_map(|c| [c[0], c[0], c[0], c[1]])
-                .collect(),
-            png::ColorType::Grayscale => buf[..px].iter().flat_map(|&g| [g, g, g, 255]).collect(),
-            png::ColorType::Indexed => {
-                return Err(format!("{}: unexpanded palette", path.display()));
-            }
-        };
+        let img =
+            crate::png_io::read_png_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Texture {
-            width: w,
-            height: h,
-            rgba,
+            width: img.width,
+            height: img.height,
+            rgba: img.data,
         })
     }
 

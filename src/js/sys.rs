@@ -46,6 +46,21 @@ fn sleep(ms: f64) {
     }
 }
 
+/// `loadFile(path)`: the UTF-8 text, `null` when unreadable (as qjs); a
+/// file larger than `json-max-bytes` (or an endless one such as
+/// `/dev/zero`) is a RangeError instead of filling memory.
+fn load_file(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
+    let max = crate::limits::Limits::current().json_max_bytes;
+    match crate::limits::read_file(std::path::Path::new(&path), max, "json-max-bytes") {
+        Ok(b) => Ok(String::from_utf8(b).ok()),
+        Err(crate::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
+            &ctx,
+            &format!("loadFile: {path}: {e}"),
+        )),
+        Err(_) => Ok(None),
+    }
+}
+
 /// `ModuleDef` of `re2d/native/sys`.
 pub struct SysNative;
 
@@ -68,10 +83,7 @@ impl ModuleDef for SysNative {
             "getenv",
             Function::new(ctx.clone(), |n: String| std::env::var(n).ok())?,
         )?;
-        exports.export(
-            "loadFile",
-            Function::new(ctx.clone(), |p: String| std::fs::read_to_string(p).ok())?,
-        )?;
+        exports.export("loadFile", Function::new(ctx.clone(), load_file)?)?;
         exports.export("write", Function::new(ctx.clone(), write)?)?;
         exports.export("flush", Function::new(ctx.clone(), flush)?)?;
         exports.export("sleep", Function::new(ctx.clone(), sleep)?)?;

@@ -3,7 +3,9 @@
 //!
 //! Per frame the caller resolves each part bone once into a [`BoneDelta`]
 //! (current and rest start/angle); the vertex loop then touches only native
-//! memory and allocates nothing.
+//! memory and allocates nothing. [`skin_vertex`] is the per-vertex step, shared
+//! by [`deform_part`] and the JS host's one-pass loop over live JS values
+//! (`src/js/mesh.rs`); [`unroll_index`] / [`unroll_block`] are §8.4's index rule.
 
 use super::part::{Blend, MeshPart};
 
@@ -55,17 +57,27 @@ impl BoneDelta {
     }
 }
 
-/// §7 for one vertex, linear blend; identical operation order to the JS.
+/// §7 for one vertex: `pairs` are the vertex's `(bone, weight)` pairs whose
+/// bone is in both poses (`deltas[bone].valid`), in list order (the engine
+/// skips the others).
+///
+/// [`Blend::Linear`] is the engine's blend with its operation order (so the
+/// result is bit-identical to its JS): `total`, `dx`, `dy` summed pair by
+/// pair, the vertex moved by `d / total` only when `total > 0.0001`.
+/// [`Blend::Rigid`] blends the bone motions as dual numbers when at least two
+/// pairs count, `total > 0.0001` and the blended rotor is not degenerate;
+/// otherwise it falls back to the linear result exactly.
 #[inline]
-fn linear(part: &MeshPart, deltas: &[BoneDelta], i: usize, vx: f64, vy: f64) -> (f64, f64) {
-    let (mut x, mut y) = (vx, vy);
+pub fn skin_vertex(
+    vx: f64,
+    vy: f64,
+    deltas: &[BoneDelta],
+    pairs: &[(u32, f64)],
+    blend: Blend,
+) -> (f64, f64) {
     let (mut dx, mut dy, mut total) = (0.0f64, 0.0f64, 0.0f64);
-    for inf in part.influences[i].iter().flatten() {
-        let d = &deltas[inf.bone as usize];
-        if !d.valid {
-            continue;
-        }
-        let w = inf.weight;
+    for &(b, w) in pairs {
+        let d = &deltas[b as usize];
         total += w;
         let lx = vx - d.rest.0;
         let ly = vy - d.rest.1;
@@ -74,51 +86,68 @@ fn linear(part: &MeshPart, deltas: &[BoneDelta], i: usize, vx: f64, vy: f64) -> 
         dx += (rx - vx) * w;
         dy += (ry - vy) * w;
     }
-    if total > 0.0001 {
-        x += dx / total;
-        y += dy / total;
+    if blend == Blend::Rigid
+        && pairs.len() >= 2
+        && total > 0.0001
+        && let Some(p) = rigid(vx, vy, deltas, pairs)
+    {
+        return p;
     }
-    (x, y)
+    if total > 0.0001 {
+        (vx + dx / total, vy + dy / total)
+    } else {
+        (vx, vy)
+    }
 }
 
-/// Rigid blend of up to two bone motions (dual-number blend); a vertex with
-/// fewer than two valid influences falls back to [`linear`] exactly.
+/// Dual-number blend of the pairs' motions (rotors aligned to the first);
+/// `None` when the blended rotor is degenerate (or NaN).
 #[inline]
-fn rigid(part: &MeshPart, deltas: &[BoneDelta], i: usize, vx: f64, vy: f64) -> (f64, f64) {
+fn rigid(vx: f64, vy: f64, deltas: &[BoneDelta], pairs: &[(u32, f64)]) -> Option<(f64, f64)> {
     let mut acc = [0.0f64; 4];
-    let mut first: Option<[f64; 4]> = None;
-    let mut total = 0.0;
-    let mut count = 0;
-    for inf in part.influences[i].iter().flatten() {
-        let d = &deltas[inf.bone as usize];
-        if !d.valid {
-            continue;
-        }
-        count += 1;
-        total += inf.weight;
-        let q = d.dq;
-        let sign = match first {
-            None => {
-                first = Some(q);
-                1.0
-            }
-            Some(f) if f[0] * q[0] + f[1] * q[1] < 0.0 => -1.0,
-            Some(_) => 1.0,
+    let first = deltas[pairs[0].0 as usize].dq;
+    for &(b, w) in pairs {
+        let q = deltas[b as usize].dq;
+        let sign = if first[0] * q[0] + first[1] * q[1] < 0.0 {
+            -1.0
+        } else {
+            1.0
         };
+        let f = sign * w;
         for (a, v) in acc.iter_mut().zip(q) {
-            *a += sign * inf.weight * v;
+            *a += f * v;
         }
     }
     let norm = acc[0].hypot(acc[1]);
-    if count < 2 || total <= 0.0001 || norm < 1e-12 {
-        return linear(part, deltas, i, vx, vy);
+    // (a NaN norm fails this test too, as in the JS fallback)
+    if norm.is_nan() || norm < 1e-12 {
+        return None;
     }
     let [w, z, ddx, ddy] = acc.map(|v| v / norm);
     let c = w * w - z * z;
     let s = 2.0 * w * z;
     let tx = 2.0 * (w * ddx - z * ddy);
     let ty = 2.0 * (w * ddy + z * ddx);
-    (c * vx - s * vy + tx, s * vx + c * vy + ty)
+    Some((c * vx - s * vy + tx, s * vx + c * vy + ty))
+}
+
+/// §8.4 step 9: the element that `scratch[t·8 + j]` reads in JS — a number
+/// key names an element only when it is an integer index below `len`;
+/// otherwise JS reads `undefined` (stored into the flat buffer as NaN).
+#[inline]
+pub fn unroll_index(t: f64, j: usize, len: usize) -> Option<usize> {
+    let k = t * 8.0 + j as f64;
+    // (`k < len` bounds k, so the cast is exact for integers)
+    (k >= 0.0 && k < len as f64 && (k as usize) as f64 == k).then_some(k as usize)
+}
+
+/// The common case of [`unroll_index`]: `Some(8t)` when all eight elements
+/// `8t .. 8t + 8` exist (t a non-negative integer index into a `len`-float
+/// buffer).
+#[inline]
+pub fn unroll_block(t: i32, len: usize) -> Option<usize> {
+    let s = usize::try_from(t).ok()? * 8;
+    (s + 8 <= len).then_some(s)
 }
 
 /// Deform `part` into `out` (8 floats per vertex: `x, y, z, u, v, r, g, b`).
@@ -136,18 +165,19 @@ pub fn deform_part(
     if out.len() < n * 8 || deltas.len() < part.bones.len() {
         return None;
     }
-    let rigid_mode = part.blend == Blend::Rigid;
     let z = depth as f32;
     for (i, (o, c)) in out.chunks_exact_mut(8).zip(&part.consts).enumerate() {
         let vx = part.verts[2 * i];
         let vy = part.verts[2 * i + 1];
-        let (x, y) = if part.influences[i][0].is_none() && part.influences[i][1].is_none() {
-            (vx, vy)
-        } else if rigid_mode {
-            rigid(part, deltas, i, vx, vy)
-        } else {
-            linear(part, deltas, i, vx, vy)
-        };
+        let mut pairs = [(0, 0.0); 2];
+        let mut k = 0;
+        for inf in part.influences[i].iter().flatten() {
+            if deltas[inf.bone as usize].valid {
+                pairs[k] = (inf.bone, inf.weight);
+                k += 1;
+            }
+        }
+        let (x, y) = skin_vertex(vx, vy, deltas, &pairs[..k], part.blend);
         o[0] = x as f32;
         o[1] = y as f32;
         o[2] = z;

@@ -10,18 +10,32 @@
 //! | [`skeleton`] bone order, pose, tip | §5 |
 //! | [`ik`] two-bone IK, FABRIK, joint limits (re2d extension) | §3, §4, §8.2 |
 //! | [`part`] validated native part (verts, uv, colours, weights) | §6 |
-//! | [`deform`] linear skinning (§7) and rigid blend (re2d extension) | §7 |
+//! | [`deform`] linear skinning per vertex (§7), rigid blend (re2d extension), the unroll index rule (§8.4 step 9) | §7, §8.4 |
 //!
 //! All arithmetic is in `f64` in the same operation order as the JS
 //! reference, so results are bit-identical to the engine's JS module;
 //! values are rounded to `f32` only when stored into an output buffer.
+//!
+//! ```
+//! use re2d::mesh::solve_two_bone;
+//!
+//! // shoulder at the origin, upper arm 3, forearm 4: reach for (5, 0)
+//! let r = solve_two_bone(0.0, 0.0, 3.0, 4.0, 5.0, 0.0, 1.0);
+//! assert!(r.reached);
+//! let hand = (r.elbow.0 + 4.0 * r.a2.cos(), r.elbow.1 + 4.0 * r.a2.sin());
+//! assert!((hand.0 - 5.0).abs() < 1e-9 && hand.1.abs() < 1e-9);
+//! assert!(((r.elbow.0).hypot(r.elbow.1) - 3.0).abs() < 1e-9);
+//! // out of reach: the arm points straight at the target
+//! let far = solve_two_bone(0.0, 0.0, 3.0, 4.0, 0.0, 10.0, 1.0);
+//! assert!(!far.reached && (far.a1 - far.a2).abs() < 1e-12);
+//! ```
 
 pub mod deform;
 pub mod ik;
 pub mod part;
 pub mod skeleton;
 
-pub use deform::{BoneDelta, deform_part};
+pub use deform::{BoneDelta, deform_part, skin_vertex, unroll_block, unroll_index};
 pub use ik::{
     ChainOptions, ChainResult, JointLimit, TwoBoneResult, solve_chain, solve_two_bone,
     solve_two_bone_limited,

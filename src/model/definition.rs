@@ -417,8 +417,17 @@ pub fn validate_definition(mut d: Value) -> Result<Definition, ModelError> {
     }
 
     // Projection.
+    // `d.projection = d.projection ?? {}`: an array is an object to the
+    // engine (it has no scale keys, so it takes the defaults, and the JSON
+    // keeps the array; the JS adapter puts the two properties on it); any
+    // other non-object fails the property assignment (TypeError).
     let root = obj_mut(&mut d, "definition")?;
-    let projection = object_default(root, "projection", "definition.projection")?;
+    let mut scratch = Map::new();
+    let projection = if root.get("projection").is_some_and(Value::is_array) {
+        &mut scratch
+    } else {
+        object_default(root, "projection", "definition.projection")?
+    };
     let mut scales = [1.0, 2.0];
     for (i, (key, def)) in [("bodyScale", 1.0), ("portraitScale", 2.0)]
         .into_iter()
@@ -634,6 +643,13 @@ mod tests {
             assert_eq!(out.json["defaults"], d);
             assert_eq!(out.default_body, None);
         }
+        // `projection: []` is an object to the engine: defaults, array kept.
+        let mut v = minimal();
+        v["projection"] = json!([]);
+        let out = validate_definition(v).unwrap();
+        assert_eq!((out.body_scale, out.portrait_scale), (1.0, 2.0));
+        assert_eq!(out.json["projection"], json!([]));
+        assert_eq!(err(|v| v["projection"] = json!(5)), Type);
         // A one-element array selector passes the own-key test and is kept.
         let mut v = minimal();
         v["rig"]["parts"][1]["selector"] = json!(["mouth"]);

@@ -133,7 +133,7 @@ pub fn name<'a>(v: Option<&'a Value>, label: &str) -> Result<&'a str, ModelError
     match v.and_then(Value::as_str) {
         Some(s)
             if !s.is_empty()
-                && s.encode_utf16().count() <= 80
+                && super::jstext::js_len(s) <= 80
                 && !matches!(s, "__proto__" | "constructor" | "prototype") =>
         {
             Ok(s)

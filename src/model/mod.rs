@@ -13,6 +13,7 @@
 //! | `definition.rs` | `validateRotDefinition` and the typed [`Definition`] | §3.3 |
 //! | `animation.rs` | `validateRotAnimations`, `sampleRotClip` | §3.4–3.5 |
 //! | `pose.rs` | `buildRotModelPose`, sockets, joints, C model pose | §3.6, §4 |
+//! | `jstext.rs` | JSON text from/to JS: lone surrogates kept, nesting up to the limit | §2 |
 //! | `asset.rs` | `relativeAsset`, `normalizeRotPose`, `rotPixelRect` | §3.1, §3.2, §3.7 |
 //!
 //! Errors carry the JS error class the engine throws ([`ErrorClass`]), so the
@@ -22,6 +23,7 @@ mod animation;
 mod asset;
 mod definition;
 pub mod js;
+pub mod jstext;
 pub mod matrix;
 mod pose;
 

@@ -12,15 +12,33 @@
 //! | `fill.rs` | buffer clears and copies with vector stores | — |
 //! | `threads.rs` | thread count of the C API's smooth renders (`RE2D_THREADS`) | — |
 //!
-//! A typical Rust caller:
-//! ```no_run
-//! use re2d::rotsprite::{AtlasImage, Frame, decode_anime, AnimeWorkspace};
-//! # let (rgba, w): (Vec<u8>, i32) = (vec![], 1024);
-//! let img = AtlasImage::new(&rgba, w, w, 4 * w)?;
-//! let points = decode_anime(&img)?;
+//! A typical Rust caller (here with the generated dense atlas of [`synth`];
+//! a real one comes from a PNG, e.g. through [`crate::png_io::decode_rgba`]):
+//! ```
+//! use re2d::rotsprite::synth::{dense_atlas, walk_pose};
+//! use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
+//!
+//! let rgba = dense_atlas(1); // a 1024² v2 atlas, RGBA8
+//! let img = AtlasImage::new(&rgba, 1024, 1024, 4 * 1024)?;
+//! let pose = walk_pose(0.25); // a data-driven model pose
+//! let frame = Frame::new(30.0, 10.0, 0, 0, Some(Rig::model(&pose)))?; // yaw, pitch, eyes, mouth
+//!
+//! // 128 px pixel sprite
+//! let points = decode(&img)?;
+//! let mut small = vec![0u8; 128 * 128 * 4];
+//! draw(&points, &frame, &mut small)?;
+//! assert!(small.chunks(4).any(|p| p[3] == 255));
+//!
+//! // 256 px smooth sprite; the workspace is reused across frames
+//! let smooth = decode_anime(&img)?;
 //! let mut ws = AnimeWorkspace::new();
 //! let mut out = vec![0u8; 256 * 256 * 4];
-//! ws.render(&points, &Frame::new(30.0, 10.0, 0, 0, None)?, 256, &mut out)?;
+//! ws.render(&smooth, &frame, 256, &mut out)?;
+//! assert!(out.chunks(4).filter(|p| p[3] != 0).count() > 1000);
+//!
+//! // bad input is an error, not a panic
+//! assert!(Frame::new(f64::NAN, 0.0, 0, 0, None).is_err());
+//! assert!(AtlasImage::new(&rgba, 1024, 1024, 100).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

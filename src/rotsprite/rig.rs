@@ -1,6 +1,6 @@
 // re2d — rigs: model transform, legacy walking rig, facing, joint projection (spec: rotsprite-render.md §1–5).
 //
-//! A point is first moved into posed local space ([`Rig::xform`]): by its
+//! A point is first moved into posed local space (`Rig::xform`): by its
 //! part's 3×4 matrix (blended with a secondary part) when a model pose is
 //! given, or by the fixed legacy walking rig otherwise. Facing tests decide
 //! whether one-sided decals are seen from the current view.

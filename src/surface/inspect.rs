@@ -41,8 +41,10 @@ pub struct Cell {
 /// What `re2d atlas inspect` reports.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Physical side.
+    /// Physical width (the side of a square atlas).
     pub size: u32,
+    /// Physical height.
+    pub height: u32,
     /// Header texels valid (§4.2).
     pub header: bool,
     /// SUB extension present.
@@ -65,6 +67,7 @@ pub struct Report {
 pub fn inspect(rgba: &[u8], w: u32, h: u32) -> Report {
     let mut r = Report {
         size: w,
+        height: h,
         ..Report::default()
     };
     if w != h || !super::SIZES.contains(&w) {
@@ -173,8 +176,12 @@ impl Report {
     /// Human-readable summary.
     pub fn text(&self) -> String {
         let mut s = String::new();
-        let k = self.size / 1024;
-        let _ = writeln!(s, "size: {0}x{0} (k={k})", self.size);
+        if self.size == self.height && self.size.is_multiple_of(1024) {
+            let k = self.size / 1024;
+            let _ = writeln!(s, "size: {0}x{0} (k={k})", self.size);
+        } else {
+            let _ = writeln!(s, "size: {}x{}", self.size, self.height);
+        }
         let _ = writeln!(
             s,
             "header: {}  SUB: {}  BLD: {}",

@@ -187,8 +187,45 @@ fn parse_rect(p: &Value, at: &str) -> Result<Rect, CompileError> {
 
 fn parse_patch_id(p: &Value, at: &str) -> Result<i64, CompileError> {
     match p.get("id").and_then(Value::as_int) {
-        Some(x) => Ok(if x.abs() < 1e15 { x as i64 } else { i64::MAX }),
-        None => err(Code::Id, format!("{at}.id"), "must be an integer 1..254"),
+        Some(x) => exact_int(x, Code::Id, &format!("{at}.id")),
+        None => err(
+            Code::Id,
+            format!("{at}.id"),
+            match p.get("id") {
+                Some(Value::Num { v, .. }) => {
+                    format!("must be an integer 1..254 (got {})", fmt_num(*v))
+                }
+                Some(v) => format!("must be an integer 1..254 (got {})", v.kind()),
+                None => "must be an integer 1..254".to_string(),
+            },
+        ),
+    }
+}
+
+/// A number as JSON would write it back: integers below 1e15 in full,
+/// anything else in exponent form (`1e30`, `-2.5e-7`), so messages show the
+/// value that was written instead of a saturated one.
+pub fn fmt_num(x: f64) -> String {
+    if x.is_finite() && x == x.trunc() && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else if x.is_finite() && x.abs() >= 1e-6 && x.abs() < 1e15 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// An integer literal as `i64`; one too large to be any coordinate or id
+/// (|x| >= 1e15) is an error at its JSON path naming the value as written.
+fn exact_int(x: f64, code: Code, at: &str) -> Result<i64, CompileError> {
+    if x.abs() < 1e15 {
+        Ok(x as i64)
+    } else {
+        err(
+            code,
+            at.to_string(),
+            format!("{} is out of range", fmt_num(x)),
+        )
     }
 }
 
@@ -298,13 +335,14 @@ fn parse_samples(p: &Value, at: &str) -> Result<Vec<Sample>, CompileError> {
         let Some(a) = row.as_arr().filter(|a| a.len() == 6) else {
             return bad();
         };
-        let int = |e: &Value| {
-            e.as_int()
-                .map(|x| if x.abs() < 1e15 { x as i64 } else { i64::MAX })
-        };
-        let (Some(u), Some(v), Some(id)) = (int(&a[0]), int(&a[1]), int(&a[2])) else {
+        let (Some(u), Some(v), Some(id)) = (a[0].as_int(), a[1].as_int(), a[2].as_int()) else {
             return bad();
         };
+        let at_r = format!("{at}.samples[{r}]");
+        let code = |i: usize| if i == 2 { Code::Id } else { Code::Uv };
+        let u = exact_int(u, code(0), &format!("{at_r}[0]"))?;
+        let v = exact_int(v, code(1), &format!("{at_r}[1]"))?;
+        let id = exact_int(id, code(2), &format!("{at_r}[2]"))?;
         let (Some(x), Some(y), Some(z)) = (a[3].as_num(), a[4].as_num(), a[5].as_num()) else {
             return bad();
         };

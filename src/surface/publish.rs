@@ -28,17 +28,28 @@ pub struct Rgba8 {
 /// Decode an 8-bit RGBA PNG (the atlas format of §2.4) without any
 /// conversion. Other colour types or depths are refused.
 pub fn decode_rgba8(bytes: &[u8]) -> Result<Rgba8, String> {
-    let mut dec =
-        png::Decoder::new_with_limits(std::io::Cursor::new(bytes), png::Limits { bytes: 1 << 30 });
+    decode_rgba8_limited(bytes, &crate::limits::Limits::current())
+}
+
+/// [`decode_rgba8`] within explicit limits (checked from the header, before
+/// the pixel buffer is allocated).
+pub fn decode_rgba8_limited(bytes: &[u8], limits: &crate::limits::Limits) -> Result<Rgba8, String> {
+    let cap = png::Limits {
+        bytes: limits.png_max_bytes.min(usize::MAX as u64) as usize,
+    };
+    let mut dec = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), cap);
     dec.set_transformations(png::Transformations::IDENTITY);
     let mut r = dec
         .read_info()
         .map_err(|e| format!("not a readable PNG: {e}"))?;
+    limits
+        .check_image(r.info().width, r.info().height, 4)
+        .map_err(|e| e.to_string())?;
     let (ct, bd) = (r.info().color_type, r.info().bit_depth);
     if ct != png::ColorType::Rgba || bd != png::BitDepth::Eight {
         return Err(format!("expected 8-bit RGBA, found {ct:?} {bd:?}"));
     }
-    let mut buf = vec![0u8; r.output_buffer_size().ok_or("image too large")?];
+    let mut buf = crate::png_io::zeroed(r.output_buffer_size().ok_or("image too large")?)?;
     let info = r
         .next_frame(&mut buf)
         .map_err(|e| format!("PNG data error: {e}"))?;

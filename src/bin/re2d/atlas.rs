@@ -1,9 +1,11 @@
 // re2d atlas: inspect a compiled atlas with the runtime decoder (spec: surface-compiler.md §9.2, rotsprite-atlas.md).
 //! `re2d atlas inspect ATLAS.png [--json]`: exit 0 when the decoder accepts
-//! the atlas, 1 when it rejects it (or it is not an RGBA8 PNG), 3 on I/O errors.
+//! the atlas, 1 when it rejects it (or it is not an RGBA8 PNG within the
+//! limits), 3 on I/O errors.
 
 use std::path::PathBuf;
 
+use re2d::limits::read_binary_file;
 use re2d::surface::{decode_rgba8, inspect::inspect};
 
 /// Atlas subcommands.
@@ -21,11 +23,12 @@ pub enum Cmd {
 
 pub fn run(c: &Cmd) -> i32 {
     let Cmd::Inspect { atlas, json } = c;
-    let bytes = match std::fs::read(atlas) {
+    let bytes = match read_binary_file(atlas) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error[E_IO]: {}: cannot read: {e}", atlas.display());
-            return 3;
+            let tag = if e.exit_code() == 3 { "[E_IO]" } else { "" };
+            eprintln!("error{tag}: {}: {e}", atlas.display());
+            return e.exit_code();
         }
     };
     let img = match decode_rgba8(&bytes) {

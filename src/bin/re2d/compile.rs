@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long)]
     segments: bool,
     /// Blend width for rules with this assign id and no `width` (repeatable).
-    #[arg(long = "segment-width", value_name = "ASSIGN=W", value_parser = parse_width)]
+    #[arg(long = "segment-width", value_name = "ASSIGN=W", value_parser = surface::parse_segment_width)]
     segment_width: Vec<(u8, f64)>,
     /// The older compiler's encoding and acceptance rules.
     #[arg(long)]
@@ -35,48 +35,40 @@ pub struct Args {
     no_support: bool,
 }
 
-/// Parse `ASSIGN=W` (ASSIGN integer 1..254, W finite ≥ 0).
-pub fn parse_width(s: &str) -> Result<(u8, f64), String> {
-    let (a, w) = s.split_once('=').ok_or("expected ASSIGN=W")?;
-    let a: u8 = a
-        .trim()
-        .parse()
-        .map_err(|_| format!("ASSIGN {a:?} is not an integer 1..254"))?;
-    if !(1..=254).contains(&a) {
-        return Err(format!("ASSIGN {a} is not in 1..254"));
-    }
-    let w: f64 = w
-        .trim()
-        .parse()
-        .map_err(|_| format!("W {w:?} is not a number"))?;
-    if !w.is_finite() || w < 0.0 {
-        return Err(format!("W {w} must be a finite number >= 0"));
-    }
-    Ok((a, w))
-}
-
 /// One compile job (also used by `re2d build`).
 pub struct Job<'a> {
     pub surface: &'a Path,
     pub material: Option<&'a Path>,
     pub output: &'a Path,
     pub opts: Options,
+    /// Other inputs the output must not overwrite (a build file, other jobs' inputs).
+    pub more_inputs: &'a [PathBuf],
+}
+
+/// Reads an input within the limits (JSON size and depth, or binary size):
+/// unreadable → `E_IO` (exit 3), over a limit → `E_JSON`/`E_MATERIAL_FORMAT` (exit 1).
+pub fn read(p: &Path, json: bool) -> Result<Vec<u8>, CompileError> {
+    use re2d::limits::{ReadError, read_binary_file, read_json_file};
+    let r = if json {
+        read_json_file(p)
+    } else {
+        read_binary_file(p)
+    };
+    r.map_err(|e| {
+        let code = match (&e, json) {
+            (ReadError::Io(_), _) => Code::Io,
+            (_, true) => Code::Json,
+            (_, false) => Code::MaterialFormat,
+        };
+        CompileError::new(code, p.display().to_string(), e.to_string())
+    })
 }
 
 /// Compile and publish; on error nothing is written.
 pub fn run_job(job: &Job) -> Result<Vec<String>, CompileError> {
-    let read = |p: &Path| {
-        std::fs::read(p).map_err(|e| {
-            CompileError::new(
-                Code::Io,
-                p.display().to_string(),
-                format!("cannot read: {e}"),
-            )
-        })
-    };
-    let src = read(job.surface)?;
+    let src = read(job.surface, true)?;
     let mat = match job.material {
-        Some(p) => Some(read(p)?),
+        Some(p) => Some(read(p, false)?),
         None => None,
     };
     let atlas = surface::compile(&src, mat.as_deref(), &job.opts).map_err(|e| CompileError {
@@ -86,6 +78,7 @@ pub fn run_job(job: &Job) -> Result<Vec<String>, CompileError> {
     let png = surface::encode_png(&atlas.rgba, atlas.size)?;
     let mut inputs = vec![job.surface];
     inputs.extend(job.material);
+    inputs.extend(job.more_inputs.iter().map(PathBuf::as_path));
     surface::publish(job.output, &png, &inputs)?;
     Ok(atlas.warnings)
 }
@@ -119,5 +112,6 @@ pub fn run(a: &Args) -> i32 {
         material: a.material.as_deref(),
         output: &a.output,
         opts,
+        more_inputs: &[],
     }))
 }

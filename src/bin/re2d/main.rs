@@ -1,12 +1,21 @@
 // re2d command-line tool: entry point and subcommand dispatch (spec: surface-compiler.md §9).
-//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`. Each subcommand lives
-//! in its own file so later tools (`render`, …) can be added alongside.
-//! Exit codes: 0 success, 1 validation/format error, 2 usage error, 3 I/O.
+//! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`, `re2d nres`,
+//! `re2d msh`, `re2d export-riv`, `re2d riv check|render-ref`. Each subcommand lives
+//! in its own file so later tools can be added alongside.
+//!
+//! Exit codes: 0 success, 1 input rejected (invalid file, value or limit),
+//! 2 usage error (bad option, output path that is an input), 3 I/O. Every
+//! refusal is one line on stderr; `--help`/`--version` print to stdout.
+//! `--limit NAME=VALUE` (any command, repeatable) overrides a resource limit
+//! of `re2d::limits::Limits` (see `re2d --help` and the README).
 
 mod atlas;
 mod build;
 mod compile;
+mod msh;
+mod nres;
 mod render;
+mod riv;
 
 use clap::{Parser, Subcommand};
 
@@ -14,8 +23,21 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "re2d", version, about)]
 struct Cli {
+    /// Override a resource limit, e.g. `--limit png-max-side=32768` (repeatable). Limits:
+    /// png-max-side, png-max-bytes, json-max-bytes, json-max-depth, file-max-bytes,
+    /// max-frames, sheet-max-bytes, nres-max-input, nres-max-entries, nres-max-payload,
+    /// msh-max-findings, riv-max-objects (sizes take k/M/G).
+    #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = parse_limit)]
+    limit: Vec<(String, String)>,
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+fn parse_limit(s: &str) -> Result<(String, String), String> {
+    let mut l = re2d::limits::Limits::DEFAULT;
+    l.set_pair(s)?;
+    let (n, v) = s.split_once('=').unwrap_or((s, ""));
+    Ok((n.trim().to_string(), v.trim().to_string()))
 }
 
 #[derive(Subcommand)]
@@ -27,17 +49,73 @@ enum Cmd {
     Atlas(atlas::Cmd),
     /// Run the compile jobs of a build file.
     Build(build::Args),
-    /// Render a character model's clip to PNG frames or a sprite sheet.
-    Render(render::Args),
+    /// Render a character model's clip to PNG frames, a sprite sheet, an animated PNG or a GIF.
+    Render(Box<render::Args>),
+    /// NRes archives: list, extract, pack, repack.
+    #[command(subcommand)]
+    Nres(nres::Cmd),
+    /// MSH models: validate, export (OBJ, glTF), roundtrip, synth.
+    #[command(subcommand)]
+    Msh(msh::Cmd),
+    /// Export a skeleton mesh model (JSON + PNGs) to a Rive .riv file.
+    ExportRiv(riv::ExportArgs),
+    /// Rive .riv tools: structural check, reference renderer.
+    #[command(subcommand)]
+    Riv(riv::RivCmd),
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => std::process::exit(usage_error(e)),
+    };
+    let mut limits = re2d::limits::Limits::DEFAULT;
+    for (n, v) in &cli.limit {
+        if let Err(e) = limits.set(n, v) {
+            eprintln!("re2d: {e}");
+            std::process::exit(2);
+        }
+    }
+    re2d::limits::Limits::set_current(limits);
     let code = match cli.cmd {
         Cmd::Compile(a) => compile::run(&a),
         Cmd::Atlas(c) => atlas::run(&c),
         Cmd::Build(a) => build::run(&a),
         Cmd::Render(a) => render::run(&a),
+        Cmd::Nres(c) => nres::run(&c),
+        Cmd::Msh(c) => msh::run(&c),
+        Cmd::ExportRiv(a) => riv::run_export(&a),
+        Cmd::Riv(c) => riv::run(&c),
     };
     std::process::exit(code);
+}
+
+/// Prints `--help`/`--version` as clap does (exit 0); any other parse error
+/// is one line on stderr with exit code 2.
+fn usage_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            0
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("re2d: a subcommand is required (see --help)");
+            2
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            let first = first.trim_start_matches("error: ");
+            let hint = text
+                .lines()
+                .skip(1)
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default();
+            eprintln!("re2d: {first}{hint}");
+            2
+        }
+    }
 }

@@ -1,20 +1,24 @@
 // re2d render: a character model's clip rendered headless to PNG frames or a sprite sheet (issue 4; spec: js-rotsprite.md §6, §10.3).
 //! Loads MODEL.json like `$.re2dSprite.from` (definition, animations, atlas
-//! relative to the file), steps the clip at `--fps` and writes numbered
-//! frames (`-o DIR`) or one sheet (`--sheet OUT.png`, frames left to right,
-//! top to bottom in a grid of `--columns`). Every file is published
-//! atomically. Exit codes: 0 success, 1 invalid model or option value,
-//! 2 usage, 3 I/O.
+//! relative to the file), steps the clip at `--fps` and writes any of:
+//! numbered frames (`-o DIR`), one sheet (`--sheet OUT.png`, frames left to
+//! right, top to bottom in a grid of `--columns`), an animated PNG
+//! (`--apng OUT.png`) or GIF (`--gif OUT.gif`) with the clip's frame delay
+//! (`1/--fps`), looping when the clip loops. `--fit[=MARGIN]` crops every
+//! frame to the union of the opaque bounds of all frames plus MARGIN pixels.
+//! The pixel work is in `re2d::anim`; every file is published atomically.
+//! Exit codes: 0 success, 1 invalid model or option value, 2 usage, 3 I/O.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+use re2d::anim;
 use re2d::character::{Character, Expression, FrameRequest};
 use re2d::sprite::Style;
 
 /// `re2d render` arguments.
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("out").required(true).args(["output", "sheet"])))]
+#[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "sheet", "apng", "gif"])))]
 #[command(group(clap::ArgGroup::new("when").args(["frames", "time"])))]
 pub struct Args {
     /// Character model JSON (its atlas and animations are resolved relative to it).
@@ -22,14 +26,15 @@ pub struct Args {
     /// Clip to play (default: the model's default motion, else its first clip).
     #[arg(long)]
     clip: Option<String>,
-    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips).
-    #[arg(long)]
-    frames: Option<u32>,
+    /// Number of frames (default: one loop of the clip at --fps, or 1 without clips;
+    /// at most the max-frames limit).
+    #[arg(long, allow_negative_numbers = true)]
+    frames: Option<i64>,
     /// Render one frame at this clip time in seconds.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Frames per second of clip time.
-    #[arg(long, default_value_t = 12.0)]
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true)]
     fps: f64,
     /// View yaw in degrees (positive turns the front toward screen right).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -49,12 +54,24 @@ pub struct Args {
     /// Write numbered frames frame-NNNN.png into this directory.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: Option<PathBuf>,
-    /// Write one sprite-sheet PNG instead.
+    /// Write one sprite-sheet PNG (frames left to right, top to bottom; outputs may be combined).
     #[arg(long, value_name = "OUT.png")]
     sheet: Option<PathBuf>,
     /// Sheet columns (default: up to 8).
+    #[arg(long, allow_negative_numbers = true)]
+    columns: Option<i64>,
+    /// Treat warnings (e.g. no part of the model in the atlas) as errors (exit 1).
     #[arg(long)]
-    columns: Option<u32>,
+    strict: bool,
+    /// Write an animated PNG (plays in browsers; loops when the clip loops).
+    #[arg(long, value_name = "OUT.png")]
+    apng: Option<PathBuf>,
+    /// Write an animated GIF (256 colours per frame, alpha cut at 128, delay in 1/100 s).
+    #[arg(long, value_name = "OUT.gif")]
+    gif: Option<PathBuf>,
+    /// Crop every output to the union of all frames' opaque bounds plus MARGIN px (--fit=MARGIN; default 8).
+    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "8")]
+    fit: Option<u32>,
 }
 
 /// Parses `eyes=…,mouth=…,brows=…` (names are checked when rendering).
@@ -108,9 +125,17 @@ fn publish(
     h: u32,
     inputs: &[&std::path::Path],
 ) -> Result<(), Fail> {
-    let png = re2d::png_io::encode_rgba(rgba, w, h)
+    let png = re2d::png_encode::encode_rgba_level(rgba, w, h, re2d::png_encode::BALANCED)
         .map_err(|e| Fail(format!("{}: {e}", path.display()), 3))?;
-    re2d::publish::publish(path, &png, inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
+    publish_bytes(path, &png, inputs)
+}
+
+fn publish_bytes(
+    path: &std::path::Path,
+    bytes: &[u8],
+    inputs: &[&std::path::Path],
+) -> Result<(), Fail> {
+    re2d::publish::publish(path, bytes, inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
 }
 
 fn render(a: &Args) -> Result<String, Fail> {
@@ -134,10 +159,35 @@ fn render(a: &Args) -> Result<String, Fail> {
     if [a.yaw, a.turn, a.pitch].iter().any(|v| !v.is_finite()) {
         return Err(Fail("--yaw, --turn and --pitch must be finite".into(), 1));
     }
-    if a.frames == Some(0) || a.columns == Some(0) {
+    if a.frames.is_some_and(|n| n < 1) || a.columns.is_some_and(|n| n < 1) {
         return Err(Fail("--frames and --columns must be at least 1".into(), 1));
     }
+    let files = [
+        ("--sheet", &a.sheet),
+        ("--apng", &a.apng),
+        ("--gif", &a.gif),
+    ];
+    for (i, (n1, p1)) in files.iter().enumerate() {
+        for (n2, p2) in &files[i + 1..] {
+            if p1.is_some() && p1 == p2 {
+                return Err(Fail(format!("{n1} and {n2} name the same file"), 2));
+            }
+        }
+    }
+    let limits = re2d::limits::Limits::current();
     let mut ch = Character::load(&a.model).map_err(model_err)?;
+    let missing = ch.parts_missing_from_atlas();
+    if !ch.definition.parts.is_empty() && missing.len() == ch.definition.parts.len() {
+        let msg = format!(
+            "{}: no part of the model is in the atlas '{}' (the frames would be blank)",
+            a.model.display(),
+            ch.atlas_path.display()
+        );
+        if a.strict {
+            return Err(Fail(msg, 1));
+        }
+        eprintln!("re2d render: warning: {msg}");
+    }
     if let Some(s) = &a.style {
         ch.set_style(if s == "pixel" {
             Style::Pixel
@@ -164,22 +214,70 @@ fn render(a: &Args) -> Result<String, Fail> {
         .as_ref()
         .and_then(|c| ch.animations.clips.get(c))
         .map(|c| c.duration);
-    let frames = match (a.time, a.frames, duration) {
-        (Some(_), _, _) => 1,
-        (None, Some(n), _) => n as usize,
-        (None, None, Some(d)) => ((d * a.fps).round() as usize).clamp(1, 10_000),
-        (None, None, None) => 1,
+    let wanted = match (a.time, a.frames, duration) {
+        (Some(_), _, _) => 1.0,
+        (None, Some(n), _) => n as f64,
+        (None, None, Some(d)) => (d * a.fps).round().max(1.0),
+        (None, None, None) => 1.0,
     };
+    if wanted > limits.max_frames as f64 {
+        return Err(Fail(
+            format!(
+                "{} frames requested, more than {} (limit max-frames, see --limit; check --fps/--frames)",
+                re2d::surface::fmt_num(wanted),
+                limits.max_frames
+            ),
+            1,
+        ));
+    }
+    let frames = wanted as usize;
     let size = ch.width();
-    let columns = a.columns.map_or(frames.min(8), |c| c as usize).min(frames);
-    let rows = frames.div_ceil(columns);
-    let mut sheet = a
-        .sheet
+    let looped = clip
         .as_ref()
-        .map(|_| vec![0u8; columns * rows * size * size * 4]);
+        .and_then(|c| ch.animations.clips.get(c))
+        .is_none_or(|c| c.looped);
+    // Sheets, animations and --fit need every frame before writing.
+    let hold = a.sheet.is_some() || a.apng.is_some() || a.gif.is_some() || a.fit.is_some();
+    if hold {
+        // a sheet holds up to `columns - 1` empty cells more than the frames
+        let cells = frames as u64 + a.columns.map_or(8, |c| c as u64).min(frames as u64);
+        let need = cells.saturating_mul((size * size * 4) as u64);
+        let max = limits.sheet_max_bytes;
+        if need > max {
+            return Err(Fail(
+                format!(
+                    "{frames} frames of {size}x{size} px need {need} bytes in memory, more than {max} \
+                     (limit sheet-max-bytes, see --limit); render fewer frames or write only -o DIR \
+                     without --fit"
+                ),
+                1,
+            ));
+        }
+    }
+    // Outputs may not overwrite the model, its atlas or its animations file;
+    // every output name is checked before the first file is written, so a
+    // refused run changes no file.
+    let owned: Vec<PathBuf> = [a.model.clone(), ch.atlas_path.clone()]
+        .into_iter()
+        .chain(ch.animations_path.clone())
+        .collect();
+    let inputs: Vec<&std::path::Path> = owned.iter().map(PathBuf::as_path).collect();
+    let frame_path = |dir: &std::path::Path, i: usize| dir.join(format!("frame-{i:04}.png"));
+    let clash = |p: &std::path::Path| {
+        re2d::publish::check_clash(p, &inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
+    };
+    if let Some(dir) = &a.output {
+        for i in 0..frames {
+            clash(&frame_path(dir, i))?;
+        }
+    }
+    for p in [&a.sheet, &a.apng, &a.gif].into_iter().flatten() {
+        clash(p)?;
+    }
     if let Some(dir) = &a.output {
         std::fs::create_dir_all(dir).map_err(|e| Fail(format!("{}: {e}", dir.display()), 3))?;
     }
+    let mut held: Vec<Vec<u8>> = Vec::new();
     for i in 0..frames {
         let req = FrameRequest {
             clip: clip.clone(),
@@ -190,49 +288,59 @@ fn render(a: &Args) -> Result<String, Fail> {
             visible_parts: None,
         };
         let px = ch.render(&req).map_err(model_err)?;
-        match (&mut sheet, &a.output) {
-            (Some(sheet), _) => {
-                let (cx, cy) = (i % columns, i / columns);
-                let row_bytes = size * 4;
-                for y in 0..size {
-                    let dst = ((cy * size + y) * columns * size + cx * size) * 4;
-                    sheet[dst..dst + row_bytes]
-                        .copy_from_slice(&px[y * row_bytes..(y + 1) * row_bytes]);
-                }
+        match (&a.output, hold) {
+            (Some(dir), false) => {
+                publish(&frame_path(dir, i), px, size as u32, size as u32, &inputs)?
             }
-            (None, Some(dir)) => publish(
-                &dir.join(format!("frame-{i:04}.png")),
-                px,
-                size as u32,
-                size as u32,
-                &[&a.model],
-            )?,
-            (None, None) => unreachable!("clap requires -o or --sheet"),
+            _ => held.push(px.to_vec()),
         }
         progress(i + 1, frames);
     }
-    match (&sheet, &a.sheet) {
-        (Some(pixels), Some(path)) => {
-            publish(
-                path,
-                pixels,
-                (columns * size) as u32,
-                (rows * size) as u32,
-                &[&a.model],
-            )?;
-            Ok(format!(
-                "{} frames ({columns}x{rows}, {size} px) -> {}",
-                frames,
-                path.display()
-            ))
-        }
-        _ => Ok(format!(
-            "{frames} frames ({size} px) -> {}",
-            a.output
-                .as_ref()
-                .map_or(String::new(), |d| d.display().to_string())
-        )),
+    let mut written = Vec::new();
+    if let Some(dir) = &a.output {
+        written.push(dir.display().to_string());
     }
+    let (mut w, mut h) = (size as u32, size as u32);
+    if hold {
+        if let Some(margin) = a.fit {
+            let refs: Vec<&[u8]> = held.iter().map(|f| &f[..]).collect();
+            let r = anim::fit_rect(&refs, w, h, margin);
+            held = held.iter().map(|f| anim::crop(f, w, h, r)).collect();
+            (w, h) = (r.w, r.h);
+        }
+        let refs: Vec<&[u8]> = held.iter().map(|f| &f[..]).collect();
+        let fail = |path: &std::path::Path, e: String| Fail(format!("{}: {e}", path.display()), 1);
+        if let Some(dir) = &a.output {
+            for (i, f) in refs.iter().enumerate() {
+                publish(&frame_path(dir, i), f, w, h, &inputs)?;
+            }
+        }
+        if let Some(path) = &a.sheet {
+            let columns = a.columns.map_or(8, |c| c.min(frames as i64) as u32);
+            let (px, sw, sh) = anim::sheet(&refs, w, h, columns).map_err(|e| fail(path, e))?;
+            publish(path, &px, sw, sh, &inputs)?;
+            let c = (columns as usize).min(frames);
+            written.push(format!("{} ({c}x{})", path.display(), frames.div_ceil(c)));
+        }
+        let timing = anim::Timing {
+            delay: anim::Delay::from_fps(a.fps).map_err(|e| Fail(e, 1))?,
+            plays: if looped { 0 } else { 1 },
+        };
+        if let Some(path) = &a.apng {
+            let bytes = anim::encode_apng(&refs, w, h, timing).map_err(|e| fail(path, e))?;
+            publish_bytes(path, &bytes, &inputs)?;
+            written.push(path.display().to_string());
+        }
+        if let Some(path) = &a.gif {
+            let bytes = anim::encode_gif(&refs, w, h, timing).map_err(|e| fail(path, e))?;
+            publish_bytes(path, &bytes, &inputs)?;
+            written.push(path.display().to_string());
+        }
+    }
+    Ok(format!(
+        "{frames} frames ({w}x{h} px) -> {}",
+        written.join(", ")
+    ))
 }
 
 pub fn run(a: &Args) -> i32 {

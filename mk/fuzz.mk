@@ -1,0 +1,69 @@
+# re2d fuzzing and Rust sanitizers (issue 12); included by the top Makefile.
+#
+#   make fuzz-smoke       every fuzz target for FUZZ_SECS (30) s from its committed corpus (in
+#                         `make test` when cargo-fuzz is installed; prints "skipped" otherwise)
+#   make fuzz-run T=atlas FUZZ_SECS=600   one longer campaign (new inputs go to target/fuzz/T)
+#   make fuzz-cmin        merge target/fuzz/<t> into a minimised fuzz/corpus/<t> for every target
+#   make test-asan        the Rust test suite (lib + integration tests, feature js) under
+#                         AddressSanitizer with LeakSanitizer (nightly, -Zsanitizer=address)
+#   make test-miri        Miri on the pure modules that contain unsafe (see below)
+#
+# Targets are discovered from the [[bin]] entries of fuzz/Cargo.toml, so targets other
+# areas add there are picked up. Every target runs with -timeout=1 (a slower input is a
+# failure) and libFuzzer's default 2 GiB RSS limit. `tests/fuzz_corpus.rs` replays every
+# committed corpus file through the same entry points in plain `cargo test`.
+#
+# Miri: `unsafe` lives in src/ffi (the extern "C" adapters), src/rotsprite/rig.rs (the C
+# rig pointer), src/publish.rs (signal handler: sigaction/unlink/raise) and src/js/buffers.rs
+# (QuickJS values). test-miri runs the ffi and rig unit tests (`ffi::miri`), which call the
+# C ABI from Rust with Rust-made pointers. publish.rs and js/buffers.rs are not run under
+# Miri: they call into libc signal APIs and the QuickJS C library, which Miri cannot
+# execute (foreign functions); they are covered by test-asan, the fuzz targets (ASan) and
+# the C tests under ASan+UBSan and valgrind instead.
+
+FUZZ_SECS     ?= 30
+FUZZ_TOOL     := cargo +nightly fuzz
+FUZZ_TARGETS  := $(shell awk '/^\[\[bin\]\]/{b=1;next} b&&/^name *=/{gsub(/^name *= *"|"$$/,"");print;b=0}' fuzz/Cargo.toml)
+FUZZ_FLAGS    := -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
+ASAN_TARGET   := x86_64-unknown-linux-gnu
+
+TEST_TARGETS  += fuzz-smoke
+
+.PHONY: fuzz-smoke fuzz-run fuzz-cmin fuzz-list test-asan test-miri
+
+fuzz-list:
+	@echo $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	@if ! $(FUZZ_TOOL) --version >/dev/null 2>&1; then \
+	  echo "fuzz-smoke: skipped: cargo-fuzz not installed"; exit 0; fi; \
+	set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p target/fuzz/$$t; \
+	  echo "fuzz-smoke: $$t ($(FUZZ_SECS) s)"; \
+	  if ! (cd fuzz && $(FUZZ_TOOL) run -O $$t ../target/fuzz/$$t corpus/$$t -- \
+	      -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS)) > target/fuzz/$$t.log 2>&1; then \
+	    tail -40 target/fuzz/$$t.log; echo "fuzz-smoke: $$t FAILED"; exit 1; fi; \
+	  grep -E '^stat::number_of_executed_units|^stat::peak_rss' target/fuzz/$$t.log || true; \
+	done; echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) passed, 0 failed"
+
+fuzz-run:
+	mkdir -p target/fuzz/$(T)
+	cd fuzz && nice -n 10 $(FUZZ_TOOL) run -O $(T) ../target/fuzz/$(T) corpus/$(T) -- \
+	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS)
+
+fuzz-cmin:
+	set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/corpus/$$t target/fuzz/$$t target/fuzz-cmin/$$t; \
+	  rm -f target/fuzz-cmin/$$t/*; \
+	  (cd fuzz && $(FUZZ_TOOL) run -O $$t ../target/fuzz-cmin/$$t corpus/$$t ../target/fuzz/$$t -- \
+	     -merge=1 -timeout=1 -rss_limit_mb=2048); \
+	  rm -f fuzz/corpus/$$t/*; cp target/fuzz-cmin/$$t/* fuzz/corpus/$$t/; \
+	done
+
+test-asan:
+	RUSTFLAGS="-Zsanitizer=address" RUSTDOCFLAGS="-Zsanitizer=address" \
+	ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" \
+	$(CARGO) +nightly test --no-fail-fast --target $(ASAN_TARGET) --target-dir target/asan --features js --lib --tests
+
+test-miri:
+	MIRIFLAGS="-Zmiri-disable-isolation" $(CARGO) +nightly miri test --target-dir target/miri --lib -- ffi::miri

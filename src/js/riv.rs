@@ -1,0 +1,392 @@
+//! Native module `re2d/native/riv` behind `$.mesh.exportRiv(rig, parts, clip, opts)`
+//! (rive-export.md §7–§9 from JS; issue 8): builds the §7 model from a `$.mesh` rig and parts,
+//! runs [`crate::riv::export`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
+//! `engine`. Adapter only: all mapping and validation live in `crate::riv`.
+//!
+//! Arguments:
+//! - `rig`: a `$.mesh.skeleton(spec)` rig (its `spec()` is exported) or a plain skeleton spec;
+//! - `parts`: an array of `$.mesh.part(...)` records or part specs (`verts`, `uv`, `tris`,
+//!   `weights` as `[[bone, w], …]` or flat `[bone, w, …]`, or `bones`, `depth`, `texture`,
+//!   `name`; a record's name is `spec().name`); `texture` −1/`undefined` = white;
+//! - `clip`: `null`, one clip `{name?, duration, loop?, interpolation?, tracks}`, or a map
+//!   `{name: clip}`;
+//! - `opts`: `{fps = 60, artboard: [w, h], offset: [x, y], emptyToc, name, control,
+//!   textures: {id: ArrayBuffer | Uint8Array}}` (ids are `String(part.texture)`).
+//!
+//! Errors: a `TypeError` for arguments of the wrong kind; otherwise an `Error` whose message
+//! starts with the §8.7 code and whose `code` property holds it (`'E_PART'`, …).
+
+use rquickjs::{
+    Ctx, Exception, Function, Object, Result, TypedArray, Value,
+    function::Opt,
+    module::{Declarations, Exports, ModuleDef},
+};
+use serde_json::{Map, Value as Json};
+
+use super::buffers::with_u8_mut;
+use crate::limits::Limits;
+use crate::riv::{Control, Model, Options, RivError, export};
+
+fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
+    Exception::throw_type(ctx, &format!("exportRiv: {msg}"))
+}
+
+fn riv_err(ctx: &Ctx<'_>, e: &RivError) -> rquickjs::Error {
+    match Exception::from_message(ctx.clone(), &format!("exportRiv: {e}")) {
+        Ok(ex) => {
+            let _ = ex.as_object().set("code", e.code.as_str());
+            ctx.throw(ex.into_value())
+        }
+        Err(err) => err,
+    }
+}
+
+/// `JSON.stringify(v)` parsed back (`undefined` and functions → `None`).
+fn to_json<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> Result<Option<Json>> {
+    match ctx.json_stringify(v)? {
+        None => Ok(None),
+        Some(s) => {
+            let s = s.to_string()?;
+            serde_json::from_str(&s)
+                .map(Some)
+                .map_err(|e| type_err(ctx, &format!("not JSON-representable: {e}")))
+        }
+    }
+}
+
+fn bytes_of<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> Result<Option<Vec<u8>>> {
+    let Some(obj) = v.clone().into_object() else {
+        return Ok(None);
+    };
+    let arr = if let Some(ab) = rquickjs::ArrayBuffer::from_object(obj) {
+        TypedArray::<u8>::from_arraybuffer(ab)?
+    } else if let Ok(t) = TypedArray::<u8>::from_value(v) {
+        t
+    } else {
+        return Ok(None);
+    };
+    with_u8_mut(ctx, &arr, |s| Some(s.to_vec()))
+}
+
+fn part_json<'js>(ctx: &Ctx<'js>, p: Value<'js>, i: usize) -> Result<Json> {
+    let Some(o) = p.as_object() else {
+        return Err(type_err(ctx, &format!("parts[{i}] is not an object")));
+    };
+    let mut m = Map::new();
+    let mut name: Value = o.get("name")?;
+    if name.is_undefined() || name.is_null() {
+        let spec: Value = o.get("spec")?;
+        if let Some(f) = spec.as_function() {
+            let s: Value = f.call((rquickjs::function::This(o.clone()),))?;
+            if let Some(so) = s.as_object() {
+                name = so.get("name")?;
+            }
+        }
+    }
+    if let Some(n) = to_json(ctx, name)? {
+        m.insert("name".into(), n);
+    }
+    for key in ["verts", "uv", "tris", "weights", "bones", "depth", "colors"] {
+        let v: Value = o.get(key)?;
+        if let Some(j) = to_json(ctx, v)? {
+            m.insert(key.into(), j);
+        }
+    }
+    let t: Value = o.get("texture")?;
+    match to_json(ctx, t)? {
+        Some(Json::Number(n)) if n.as_f64() == Some(-1.0) => {}
+        Some(Json::Number(n)) => {
+            m.insert("texture".into(), Json::String(n.to_string()));
+        }
+        Some(Json::String(s)) => {
+            m.insert("texture".into(), Json::String(s));
+        }
+        _ => {}
+    }
+    Ok(Json::Object(m))
+}
+
+fn export_riv<'js>(
+    ctx: Ctx<'js>,
+    rig: Value<'js>,
+    parts: Value<'js>,
+    clip: Opt<Value<'js>>,
+    opts: Opt<Value<'js>>,
+) -> Result<rquickjs::ArrayBuffer<'js>> {
+    // skeleton
+    let Some(ro) = rig.as_object() else {
+        return Err(type_err(
+            &ctx,
+            "rig must be a $.mesh skeleton or a skeleton spec",
+        ));
+    };
+    let spec_fn: Value = ro.get("spec")?;
+    let skeleton = match spec_fn.as_function() {
+        Some(f) => f.call::<_, Value>((rquickjs::function::This(ro.clone()),))?,
+        None => rig.clone(),
+    };
+    let skeleton = to_json(&ctx, skeleton)?.unwrap_or(Json::Null);
+    // parts
+    let Some(arr) = parts.as_array() else {
+        return Err(type_err(&ctx, "parts must be an array"));
+    };
+    let mut plist = Vec::with_capacity(arr.len());
+    for (i, p) in arr.iter::<Value>().enumerate() {
+        plist.push(part_json(&ctx, p?, i)?);
+    }
+    // options
+    let o: Option<Object> = opts.0.and_then(|v| v.into_object());
+    let get = |k: &str| -> Result<Value<'js>> {
+        match &o {
+            Some(o) => o.get(k),
+            None => Ok(Value::new_undefined(ctx.clone())),
+        }
+    };
+    // clips
+    let clips = match clip.0 {
+        None => Json::Null,
+        Some(v) if v.is_null() || v.is_undefined() => Json::Null,
+        Some(v) => {
+            let j = to_json(&ctx, v)?.unwrap_or(Json::Null);
+            match j {
+                Json::Object(c) if c.contains_key("duration") => {
+                    let name = match c.get("name") {
+                        Some(Json::String(s)) => s.clone(),
+                        _ => "clip".to_string(),
+                    };
+                    let mut one = Map::new();
+                    one.insert(name, Json::Object(c));
+                    Json::Object(one)
+                }
+                Json::Object(m) => Json::Object(m),
+                _ => {
+                    return Err(type_err(
+                        &ctx,
+                        "clip must be null, a clip or a map of clips",
+                    ));
+                }
+            }
+        }
+    };
+    // textures
+    let mut texture_bytes: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut tex_decl = Map::new();
+    let tv = get("textures")?;
+    if let Some(to) = tv.as_object() {
+        for k in to.keys::<String>() {
+            let k = k?;
+            let v: Value = to.get(k.as_str())?;
+            let Some(b) = bytes_of(&ctx, v)? else {
+                return Err(type_err(
+                    &ctx,
+                    &format!("opts.textures.{k} must be an ArrayBuffer or Uint8Array"),
+                ));
+            };
+            tex_decl.insert(k.clone(), Json::String(format!("{k}.png")));
+            texture_bytes.push((k, b));
+        }
+    }
+    let name = to_json(&ctx, get("name")?)?.unwrap_or(Json::Null);
+    let model_json = serde_json::json!({
+        "version": 1,
+        "name": name,
+        "skeleton": skeleton,
+        "textures": Json::Object(tex_decl),
+        "parts": plist,
+        "clips": clips,
+    });
+    let mut src = |id: &str, _: &Json| -> std::result::Result<(String, Vec<u8>), RivError> {
+        let b = texture_bytes
+            .iter()
+            .find(|(k, _)| k == id)
+            .map(|(_, b)| b.clone())
+            .unwrap_or_default();
+        Ok((format!("{id}.png"), b))
+    };
+    let model =
+        Model::from_json(&model_json, &mut src, &Limits::DEFAULT).map_err(|e| riv_err(&ctx, &e))?;
+    let num = |k: &str| -> Result<Option<f64>> { Ok(get(k)?.as_number()) };
+    let fps = match num("fps")? {
+        None => 60,
+        Some(f) if f >= 1.0 && f <= crate::riv::export::MAX_FPS as f64 && f.fract() == 0.0 => {
+            f as u32
+        }
+        Some(f) => {
+            return Err(riv_err(
+                &ctx,
+                &RivError::new(
+                    crate::riv::Code::Option,
+                    format!(
+                        "opts.fps {f} is not an integer in 1..={}",
+                        crate::riv::export::MAX_FPS
+                    ),
+                ),
+            ));
+        }
+    };
+    let pair = |k: &str| -> Result<Option<(f64, f64)>> {
+        let v = get(k)?;
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        match to_json(&ctx, v)? {
+            Some(Json::Array(a))
+                if a.len() == 2 && a.iter().all(|x| x.as_f64().is_some_and(f64::is_finite)) =>
+            {
+                Ok(Some((
+                    a[0].as_f64().unwrap_or(0.0),
+                    a[1].as_f64().unwrap_or(0.0),
+                )))
+            }
+            _ => Err(type_err(
+                &ctx,
+                &format!("opts.{k} must be [number, number]"),
+            )),
+        }
+    };
+    let artboard = match pair("artboard")? {
+        None => None,
+        Some((w, h)) if w >= 1.0 && h >= 1.0 && w <= u32::MAX as f64 && h <= u32::MAX as f64 => {
+            Some((w as u32, h as u32))
+        }
+        Some(_) => return Err(type_err(&ctx, "opts.artboard sizes must be >= 1")),
+    };
+    let control = match get("control")?.as_string() {
+        None => None,
+        Some(s) => {
+            let s = s.to_string()?;
+            Some(
+                Control::parse(&s)
+                    .ok_or_else(|| type_err(&ctx, &format!("unknown control '{s}'")))?,
+            )
+        }
+    };
+    let options = Options {
+        clip: None,
+        fps,
+        artboard,
+        offset: pair("offset")?,
+        empty_toc: get("emptyToc")?.as_bool().unwrap_or(false),
+        control,
+    };
+    let out = export(&model, &options).map_err(|e| riv_err(&ctx, &e))?;
+    rquickjs::ArrayBuffer::new(ctx, out.bytes)
+}
+
+/// `ModuleDef` of `re2d/native/riv`.
+pub struct RivNative;
+
+impl ModuleDef for RivNative {
+    fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
+        decl.declare("exportRiv")?;
+        Ok(())
+    }
+
+    fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
+        exports.export("exportRiv", Function::new(ctx.clone(), export_riv)?)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rquickjs::{CatchResultExt, Context, Module, Runtime};
+    use serde_json::Value as Json;
+
+    use super::super::modules::{HostLoader, HostResolver};
+    use crate::limits::Limits;
+    use crate::riv::{Model, Options, RivError, export};
+
+    /// Evaluates `src` as a module (no engine) and returns `globalThis.__out`.
+    fn run_js(src: &str) -> Vec<f64> {
+        let rt = Runtime::new().unwrap();
+        rt.set_loader(HostResolver { aliases: true }, HostLoader);
+        let ctx = Context::full(&rt).unwrap();
+        let out = ctx.with(|ctx| {
+            let m = Module::evaluate(ctx.clone(), "/test/riv.mjs", src)
+                .catch(&ctx)
+                .unwrap_or_else(|e| panic!("{e}"));
+            m.finish::<()>()
+                .catch(&ctx)
+                .unwrap_or_else(|e| panic!("{e}"));
+            ctx.globals().get::<_, Vec<f64>>("__out").unwrap()
+        });
+        rt.run_gc();
+        out
+    }
+
+    fn fixture() -> (Json, Vec<Vec<u8>>) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/riv/fixtures/arm");
+        let mut j: Json =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("model.json")).unwrap())
+                .unwrap();
+        let pngs = ["upper.png", "fore.png"]
+            .map(|f| std::fs::read(dir.join(f)).unwrap())
+            .to_vec();
+        // numeric texture ids, as $.mesh parts carry them
+        for p in j["parts"].as_array_mut().unwrap() {
+            let id = if p["texture"] == "upper" { "0" } else { "1" };
+            p["texture"] = Json::String(id.into());
+        }
+        j["textures"] = serde_json::json!({"0": "0.png", "1": "1.png"});
+        (j, pngs)
+    }
+
+    #[test]
+    fn export_riv_from_js_equals_the_native_export() {
+        let (j, pngs) = fixture();
+        let mut src = |id: &str, _: &Json| -> Result<(String, Vec<u8>), RivError> {
+            Ok((
+                format!("{id}.png"),
+                pngs[id.parse::<usize>().unwrap()].clone(),
+            ))
+        };
+        let model = Model::from_json(&j, &mut src, &Limits::DEFAULT).unwrap();
+        let want = export(&model, &Options::default()).unwrap().bytes;
+        let js = format!(
+            r#"
+            import {{ installMesh }} from 're2d/mesh';
+            const M = {model};
+            const api = installMesh({{}});
+            const rig = api.skeleton(M.skeleton);
+            const parts = M.parts.map((p) => api.part(Object.assign({{}}, p, {{ texture: Number(p.texture) }})));
+            const textures = {{ 0: new Uint8Array({t0:?}).buffer, 1: new Uint8Array({t1:?}) }};
+            const buf = api.exportRiv(rig, parts, M.clips, {{ textures, name: 'arm' }});
+            if (!(buf instanceof ArrayBuffer)) throw new Error('not an ArrayBuffer');
+            if (typeof engine !== 'undefined') throw new Error('engine exists');
+            if (Object.keys(api).includes('exportRiv')) throw new Error('exportRiv is enumerable');
+            globalThis.__out = Array.from(new Uint8Array(buf));
+            "#,
+            model = j,
+            t0 = pngs[0],
+            t1 = pngs[1],
+        );
+        let got: Vec<u8> = run_js(&js).into_iter().map(|x| x as u8).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn export_riv_errors() {
+        let out = run_js(
+            r#"
+            import { installMesh } from 're2d/mesh';
+            const api = installMesh({});
+            const rig = api.skeleton({ a: { length: 5 } });
+            const r = [];
+            const code = (f) => { try { f(); return 'none'; } catch (e) { return e instanceof TypeError ? 'TypeError' : e.code; } };
+            r.push(code(() => api.exportRiv(5, [])) === 'TypeError');
+            r.push(code(() => api.exportRiv(rig, 7)) === 'TypeError');
+            r.push(code(() => api.exportRiv(rig, [{ verts: [0, 0, 1] }])) === 'E_PART');
+            r.push(code(() => api.exportRiv(rig, [{ verts: [0, 0], uv: [0, 0], bones: ['ghost'] }])) === 'E_WEIGHT');
+            r.push(code(() => api.exportRiv(rig, [{ verts: [0, 0], uv: [0, 0], texture: 3 }])) === 'E_TEXTURE');
+            r.push(code(() => api.exportRiv(rig, [], { duration: 0, tracks: {} })) === 'E_CLIP');
+            r.push(code(() => api.exportRiv(rig, [], null, { fps: 0.5 })) === 'E_OPTION');
+            const ok = new Uint8Array(api.exportRiv(rig, [api.part({ verts: [0, 0, 4, 0, 0, 4], uv: [0, 0, 1, 0, 0, 1], tris: [0, 1, 2], bones: ['a', 'a', 'a'] })],
+                { name: 'spin', duration: 1, loop: true, tracks: { a: [[0, 0], [1, 6]] } }, { emptyToc: true }));
+            r.push(String.fromCharCode(...ok.slice(0, 4)) === 'RIVE' && ok[4] === 7 && ok[7] === 0);
+            globalThis.__out = r.map(Number);
+            "#,
+        );
+        assert_eq!(out, vec![1.0; 8], "{out:?}");
+    }
+}

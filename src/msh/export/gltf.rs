@@ -1,0 +1,514 @@
+// re2d MSH export — glTF 2.0 as .glb or .gltf with an embedded base64 buffer (spec: msh.md §7.2).
+//! - one glTF node per MSH node (children from the parent indices), named
+//!   from Res10 (Windows-1251 → UTF-8) or `node_<i>`; TRS from the local
+//!   pose: translation = pos, rotation = the normalised conjugate of `q`
+//!   (the quaternion whose textbook matrix is the engine's §5.6 matrix);
+//! - a node with a slot for `(lod, group)` gets one mesh, one primitive per
+//!   non-empty batch: `POSITION` (with min/max), `NORMAL` (normalised,
+//!   degenerate → `(0, 1, 0)` with a diagnostic), `TEXCOORD_0`, indices
+//!   remapped to a compact per-primitive vertex list (`u16` below 65 536
+//!   vertices, else `u32`), material `mat_<m>` (white, double-sided);
+//! - `--axis lh-to-rh`: positions/translations `(x, y, −z)`, normals
+//!   `(nx, ny, −nz)`, rotations `(−gx, −gy, gz, gw)`, second and third index
+//!   swapped; `--axis raw` writes the engine's values;
+//! - `--anim`: one animation, LINEAR translation + rotation channels for
+//!   every animated node, sampled (§5) at `t = f` for every frame, input
+//!   times `f / fps`;
+//! - no skins.
+//!
+//! The binary chunk is laid out in a first pass (vertex counts and bounds),
+//! so the `.glb` is written once into a buffer of its exact final size.
+
+use serde_json::{Value, json};
+
+use super::{
+    Axis, Exported, Options, Part, Remap, check_exportable, finite3, local_poses, parts,
+    summary_diag, unit,
+};
+use crate::msh::anim::sample;
+use crate::msh::model::Model;
+use crate::msh::pose::gltf_rotation;
+use crate::msh::tables::Batch;
+use crate::nres::Issue;
+
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const FLOAT: u32 = 5126;
+const USHORT: u32 = 5123;
+const UINT: u32 = 5125;
+
+fn conv_pos(a: Axis, p: [f32; 3]) -> [f32; 3] {
+    match a {
+        Axis::LhToRh => [p[0], p[1], -p[2]],
+        Axis::Raw => p,
+    }
+}
+
+fn conv_rot(a: Axis, g: [f32; 4]) -> [f32; 4] {
+    match a {
+        Axis::LhToRh => [-g[0], -g[1], g[2], g[3]],
+        Axis::Raw => g,
+    }
+}
+
+/// Layout of one primitive in the binary chunk.
+struct Prim {
+    batch: Batch,
+    vertices: usize,
+    indices: usize,
+    min: [f32; 3],
+    max: [f32; 3],
+}
+
+fn pad4(n: usize) -> usize {
+    (n + 3) & !3
+}
+
+/// Accessor + bufferView bookkeeping.
+struct Layout {
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+    len: usize,
+}
+
+impl Layout {
+    fn add(&mut self, bytes: usize, target: Option<u32>, accessor: Value) -> usize {
+        let mut v = json!({"buffer": 0, "byteOffset": self.len, "byteLength": bytes});
+        if let Some(t) = target {
+            v["target"] = json!(t);
+        }
+        self.views.push(v);
+        let mut a = accessor;
+        a["bufferView"] = json!(self.views.len() - 1);
+        self.accessors.push(a);
+        self.len = pad4(self.len + bytes);
+        self.accessors.len() - 1
+    }
+}
+
+fn f32s(out: &mut Vec<u8>, v: &[f32]) {
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+fn align_out(out: &mut Vec<u8>, start: usize) {
+    while !(out.len() - start).is_multiple_of(4) {
+        out.push(0);
+    }
+}
+
+/// Exports glTF: `.glb` when `binary`, else `.gltf` JSON with a base64 buffer.
+pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue> {
+    check_exportable(m, o)?;
+    let axis = o.axis;
+    let swap = axis == Axis::LhToRh;
+    let normals = m.has_normals();
+    let uvs = m.has_uvs();
+    let mut nonfinite = 0u64;
+    let mut degenerate = 0u64;
+    let mut diagnostics = Vec::new();
+    let ps: Vec<Part> = parts(m, o);
+    // ---- pass 1: compact vertex counts and bounds
+    let mut remap = Remap::new(m.vertex_count());
+    let mut prims: Vec<Vec<Prim>> = Vec::with_capacity(ps.len());
+    for p in &ps {
+        let mut v = Vec::new();
+        for b in &p.batches {
+            remap.clear();
+            let n = m.batch_index_bytes(b).len() / 2;
+            let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+            for k in 0..n {
+                let Some(vx) = m.batch_vertex(b, k) else {
+                    continue;
+                };
+                if remap.get(vx).1 {
+                    let mut dummy = 0;
+                    let q = conv_pos(
+                        axis,
+                        finite3(m.position(vx).unwrap_or([0.0; 3]), &mut dummy),
+                    );
+                    for c in 0..3 {
+                        lo[c] = lo[c].min(q[c]);
+                        hi[c] = hi[c].max(q[c]);
+                    }
+                }
+            }
+            v.push(Prim {
+                batch: *b,
+                vertices: remap.order().len(),
+                indices: n,
+                min: lo,
+                max: hi,
+            });
+        }
+        prims.push(v);
+    }
+    // ---- JSON
+    let mut lay = Layout {
+        views: vec![],
+        accessors: vec![],
+        len: 0,
+    };
+    let mut materials: Vec<u16> = prims
+        .iter()
+        .flatten()
+        .map(|p| p.batch.material_index)
+        .collect();
+    materials.sort_unstable();
+    materials.dedup();
+    let mut meshes = Vec::new();
+    let mut part_mesh: Vec<Option<usize>> = Vec::with_capacity(ps.len());
+    for (pi, p) in ps.iter().enumerate() {
+        if prims[pi].is_empty() {
+            part_mesh.push(None);
+            continue;
+        }
+        let mut jp = Vec::new();
+        for pr in &prims[pi] {
+            let n = pr.vertices;
+            let pos = lay.add(
+                n * 12,
+                Some(ARRAY_BUFFER),
+                json!({"componentType": FLOAT, "count": n, "type": "VEC3",
+                       "min": pr.min, "max": pr.max}),
+            );
+            let mut attrs = json!({ "POSITION": pos });
+            if normals {
+                attrs["NORMAL"] = json!(lay.add(
+                    n * 12,
+                    Some(ARRAY_BUFFER),
+                    json!({"componentType": FLOAT, "count": n, "type": "VEC3"})
+                ));
+            }
+            if uvs {
+                attrs["TEXCOORD_0"] = json!(lay.add(
+                    n * 8,
+                    Some(ARRAY_BUFFER),
+                    json!({"componentType": FLOAT, "count": n, "type": "VEC2"})
+                ));
+            }
+            let wide = n >= 65_536;
+            let ind = lay.add(
+                pr.indices * if wide { 4 } else { 2 },
+                Some(ELEMENT_ARRAY_BUFFER),
+                json!({"componentType": if wide { UINT } else { USHORT },
+                       "count": pr.indices, "type": "SCALAR"}),
+            );
+            let mat = materials
+                .binary_search(&pr.batch.material_index)
+                .unwrap_or(0);
+            jp.push(json!({"attributes": attrs, "indices": ind, "material": mat, "mode": 4}));
+        }
+        meshes.push(json!({"name": p.name, "primitives": jp}));
+        part_mesh.push(Some(meshes.len() - 1));
+    }
+    // nodes
+    let mut nodes = Vec::new();
+    let mut roots = Vec::new();
+    let animating = o.anim && !o.all_batches;
+    let mut anim_nodes: Vec<usize> = Vec::new();
+    if o.all_batches {
+        let mut n = json!({"name": "all_batches"});
+        if let Some(Some(mi)) = part_mesh.first() {
+            n["mesh"] = json!(mi);
+        }
+        nodes.push(n);
+        roots.push(0);
+    } else {
+        let poses = local_poses(m, o);
+        let mut mesh_of = vec![None; m.node_count()];
+        for (pi, p) in ps.iter().enumerate() {
+            if let Some(n) = p.node {
+                mesh_of[n] = part_mesh[pi];
+            }
+        }
+        let mut children: Vec<Vec<usize>> = vec![vec![]; m.node_count()];
+        for n in 0..m.node_count() {
+            match m.parent(n) {
+                Some(p) => children[p].push(n),
+                None => roots.push(n),
+            }
+        }
+        let mut nonunit = 0u64;
+        for n in 0..m.node_count() {
+            let mut j = json!({"name": m.display_name(n)});
+            if !o.no_pose {
+                let pose = poses[n];
+                let t = conv_pos(axis, finite3(pose.pos, &mut nonfinite));
+                let (g, off) = gltf_rotation(pose.q);
+                if off {
+                    nonunit += 1;
+                }
+                j["translation"] = json!(t);
+                j["rotation"] = json!(conv_rot(axis, g));
+            }
+            if let Some(mi) = mesh_of[n] {
+                j["mesh"] = json!(mi);
+            }
+            if !children[n].is_empty() {
+                j["children"] = json!(children[n]);
+            }
+            nodes.push(j);
+            if animating && m.is_animated(n) {
+                anim_nodes.push(n);
+            }
+        }
+        diagnostics.extend(summary_diag(
+            "W_EXPORT_QUAT_SCALE",
+            nonunit,
+            "node rotations have |q| off 1 by more than 1e-3: the engine's matrix also scales, glTF TRS cannot express it",
+        ));
+        if m.is_flattened() {
+            diagnostics.push(Issue::new(
+                "W_EXPORT_FLATTENED",
+                Some(1),
+                None,
+                "the node hierarchy was flattened (bad parent index): every node is a root",
+            ));
+        }
+    }
+    if o.anim && anim_nodes.is_empty() {
+        diagnostics.push(Issue::new(
+            "W_EXPORT_NO_ANIM",
+            None,
+            None,
+            "--anim: the model has no animated node; no animation written",
+        ));
+    }
+    let fc = m.frame_count() as usize;
+    let mut animations = Vec::new();
+    if !anim_nodes.is_empty() && fc > 0 {
+        // bound the output before laying anything out (frame_count comes from the file)
+        let need = (fc as u64) * (4 + 28 * anim_nodes.len() as u64) + lay.len as u64;
+        if need > u32::MAX as u64 {
+            return Err(Issue::new(
+                "E_EXPORT_TOO_LARGE",
+                None,
+                None,
+                format!(
+                    "{fc} frames × {} animated nodes do not fit a glTF buffer",
+                    anim_nodes.len()
+                ),
+            ));
+        }
+        let input = lay.add(
+            fc * 4,
+            None,
+            json!({"componentType": FLOAT, "count": fc, "type": "SCALAR",
+                   "min": [0.0f32], "max": [(fc - 1) as f32 / o.fps]}),
+        );
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for &n in &anim_nodes {
+            let tr = lay.add(
+                fc * 12,
+                None,
+                json!({"componentType": FLOAT, "count": fc, "type": "VEC3"}),
+            );
+            let ro = lay.add(
+                fc * 16,
+                None,
+                json!({"componentType": FLOAT, "count": fc, "type": "VEC4"}),
+            );
+            for (path, acc) in [("translation", tr), ("rotation", ro)] {
+                samplers.push(json!({"input": input, "output": acc, "interpolation": "LINEAR"}));
+                channels.push(
+                    json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": path}}),
+                );
+            }
+        }
+        animations.push(json!({"name": "anim", "samplers": samplers, "channels": channels}));
+    }
+    let bin_len = lay.len;
+    if bin_len as u64 > u32::MAX as u64 {
+        return Err(Issue::new(
+            "E_EXPORT_TOO_LARGE",
+            None,
+            None,
+            format!("a {bin_len}-byte glTF buffer does not fit glTF's 32-bit lengths"),
+        ));
+    }
+    let mut doc = json!({
+        "asset": {"version": "2.0", "generator": "re2d msh export"},
+        "scene": 0,
+        "scenes": [{"name": "msh", "nodes": roots}],
+    });
+    if !nodes.is_empty() {
+        doc["nodes"] = json!(nodes);
+    } else {
+        doc["scenes"] = json!([{"name": "msh"}]);
+    }
+    if !meshes.is_empty() {
+        doc["meshes"] = json!(meshes);
+        doc["materials"] = json!(
+            materials
+                .iter()
+                .map(|k| json!({"name": format!("mat_{k}"), "doubleSided": true,
+                    "pbrMetallicRoughness": {"baseColorFactor": [1.0, 1.0, 1.0, 1.0],
+                                             "metallicFactor": 0.0}}))
+                .collect::<Vec<_>>()
+        );
+    }
+    if !lay.accessors.is_empty() {
+        doc["accessors"] = json!(lay.accessors);
+        doc["bufferViews"] = json!(lay.views);
+    }
+    if !animations.is_empty() {
+        doc["animations"] = json!(animations);
+    }
+    // ---- pass 2: binary data, written straight into the output
+    let write_bin =
+        |out: &mut Vec<u8>, remap: &mut Remap, nonfinite: &mut u64, degenerate: &mut u64| {
+            let start = out.len();
+            for pv in &prims {
+                for pr in pv {
+                    let b = &pr.batch;
+                    remap.clear();
+                    let n = pr.indices;
+                    for k in 0..n {
+                        if let Some(v) = m.batch_vertex(b, k) {
+                            remap.get(v);
+                        }
+                    }
+                    let order = remap.order().to_vec();
+                    for &v in &order {
+                        let p = finite3(m.position(v as usize).unwrap_or([0.0; 3]), nonfinite);
+                        f32s(out, &conv_pos(axis, p));
+                    }
+                    align_out(out, start);
+                    if normals {
+                        for &v in &order {
+                            let nn = m.normal(v as usize).and_then(unit).unwrap_or_else(|| {
+                                *degenerate += 1;
+                                [0.0, 1.0, 0.0]
+                            });
+                            f32s(out, &conv_pos(axis, nn));
+                        }
+                        align_out(out, start);
+                    }
+                    if uvs {
+                        for &v in &order {
+                            let t = m.uv(v as usize).unwrap_or([0.0; 2]);
+                            f32s(out, &t);
+                        }
+                        align_out(out, start);
+                    }
+                    let wide = pr.vertices >= 65_536;
+                    for t in 0..n / 3 {
+                        let mut k =
+                            |j: usize| m.batch_vertex(b, 3 * t + j).map_or(0, |v| remap.get(v).0);
+                        let (a, mut bb, mut c) = (k(0), k(1), k(2));
+                        if swap {
+                            std::mem::swap(&mut bb, &mut c);
+                        }
+                        for i in [a, bb, c] {
+                            if wide {
+                                out.extend_from_slice(&i.to_le_bytes());
+                            } else {
+                                out.extend_from_slice(&(i as u16).to_le_bytes());
+                            }
+                        }
+                    }
+                    align_out(out, start);
+                }
+            }
+            if !anim_nodes.is_empty() && fc > 0 {
+                for f in 0..fc {
+                    out.extend_from_slice(&(f as f32 / o.fps).to_le_bytes());
+                }
+                for &n in &anim_nodes {
+                    let mut rs = Vec::with_capacity(fc * 4);
+                    for f in 0..fc {
+                        let pose = sample(m, n, f as f32)
+                            .map(|s| s.pose)
+                            .unwrap_or(crate::msh::anim::Pose::IDENTITY);
+                        f32s(out, &conv_pos(axis, finite3(pose.pos, nonfinite)));
+                        rs.push(conv_rot(axis, gltf_rotation(pose.q).0));
+                    }
+                    for r in rs {
+                        f32s(out, &r);
+                    }
+                }
+            }
+            align_out(out, start);
+        };
+    let mut bytes;
+    if binary {
+        if bin_len > 0 {
+            doc["buffers"] = json!([{"byteLength": bin_len}]);
+        }
+        let mut js = serde_json::to_vec(&doc)
+            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
+        while js.len() % 4 != 0 {
+            js.push(b' ');
+        }
+        let total = 12 + 8 + js.len() + if bin_len > 0 { 8 + bin_len } else { 0 };
+        if total > u32::MAX as usize {
+            return Err(Issue::new(
+                "E_EXPORT_TOO_LARGE",
+                None,
+                None,
+                format!("a {total}-byte .glb does not fit glTF's 32-bit length"),
+            ));
+        }
+        bytes = Vec::with_capacity(total);
+        bytes.extend_from_slice(b"glTF");
+        bytes.extend_from_slice(&2u32.to_le_bytes());
+        bytes.extend_from_slice(&(total as u32).to_le_bytes());
+        bytes.extend_from_slice(&(js.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(b"JSON");
+        bytes.extend_from_slice(&js);
+        if bin_len > 0 {
+            bytes.extend_from_slice(&(bin_len as u32).to_le_bytes());
+            bytes.extend_from_slice(b"BIN\0");
+            write_bin(&mut bytes, &mut remap, &mut nonfinite, &mut degenerate);
+        }
+        debug_assert_eq!(bytes.len(), total);
+    } else {
+        let mut bin = Vec::with_capacity(bin_len);
+        write_bin(&mut bin, &mut remap, &mut nonfinite, &mut degenerate);
+        if bin_len > 0 {
+            doc["buffers"] = json!([{"byteLength": bin_len,
+                "uri": format!("data:application/octet-stream;base64,{}", base64(&bin))}]);
+        }
+        bytes = serde_json::to_vec_pretty(&doc)
+            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
+        bytes.push(b'\n');
+    }
+    diagnostics.extend(summary_diag(
+        "W_EXPORT_NORMAL",
+        degenerate,
+        "degenerate normals (length < 1e-6) written as (0, 1, 0)",
+    ));
+    diagnostics.extend(summary_diag(
+        "W_EXPORT_NONFINITE",
+        nonfinite,
+        "non-finite coordinates written as 0",
+    ));
+    Ok(Exported { bytes, diagnostics })
+}
+
+/// Standard base64 with padding.
+pub(crate) fn base64(b: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
+    for c in b.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        s.push(A[(n >> 18) as usize & 63] as char);
+        s.push(A[(n >> 12) as usize & 63] as char);
+        s.push(if c.len() > 1 {
+            A[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        s.push(if c.len() > 2 {
+            A[n as usize & 63] as char
+        } else {
+            '='
+        });
+    }
+    s
+}

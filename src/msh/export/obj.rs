@@ -1,0 +1,213 @@
+// re2d MSH export — Wavefront OBJ (spec: msh.md §7.1).
+//! Coordinates are the engine's own and faces keep the stored index order.
+//! Posed mode (default): per node with a slot, `o <name>`, its referenced
+//! vertices transformed by `W[n]` (normals by its 3×3 part, renormalised),
+//! deduplicated within the node, then per batch `usemtl mat_<m>` and its
+//! faces. `--no-pose`: all Res3 vertices once, in order, faces
+//! `base_vertex + idx + 1`. `vt = (u, 1 − v)`; `vn` is the normalised decoded
+//! normal, omitted (for that vertex) below length 1e-6. No `.mtl` is written.
+
+use std::fmt::Write;
+
+use super::{
+    Exported, Options, Remap, check_exportable, finite3, local_poses, parts, summary_diag, unit,
+};
+use crate::msh::model::Model;
+use crate::msh::pose::{IDENTITY, Mat4, transform_dir, transform_point, world_matrices};
+use crate::nres::Issue;
+
+fn clean(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if s.is_empty() { "_".into() } else { s }
+}
+
+struct Refs {
+    /// OBJ `v` index (1-based) of the compact vertex.
+    v: Vec<u64>,
+    /// OBJ `vn` index or 0 for none.
+    vn: Vec<u64>,
+}
+
+fn face(out: &mut String, r: &Refs, k: [usize; 3], uvs: bool) {
+    out.push('f');
+    for i in k {
+        let v = r.v[i];
+        let n = r.vn[i];
+        let _ = match (uvs, n) {
+            (true, 0) => write!(out, " {v}/{v}"),
+            (true, n) => write!(out, " {v}/{v}/{n}"),
+            (false, 0) => write!(out, " {v}"),
+            (false, n) => write!(out, " {v}//{n}"),
+        };
+    }
+    out.push('\n');
+}
+
+/// Exports OBJ text.
+pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
+    check_exportable(m, o)?;
+    let mut out = String::new();
+    let mut bad = 0u64;
+    let mut degenerate = 0u64;
+    let uvs = m.has_uvs();
+    let unposed = o.no_pose || o.all_batches;
+    let _ = writeln!(
+        out,
+        "# re2d msh export: lod {} group {}, {}",
+        o.lod,
+        o.group,
+        if o.all_batches {
+            "all batches, unposed".to_string()
+        } else if o.no_pose {
+            "unposed".to_string()
+        } else {
+            match o.pose {
+                super::PoseChoice::Static => "static pose".to_string(),
+                super::PoseChoice::Time(t) => format!("pose at t = {t}"),
+            }
+        }
+    );
+    let ps = parts(m, o);
+    let mut vcount = 0u64;
+    let mut vncount = 0u64;
+    if unposed {
+        // every vertex once, in order
+        let nv = m.vertex_count();
+        let mut refs = Refs {
+            v: Vec::with_capacity(nv),
+            vn: Vec::with_capacity(nv),
+        };
+        for v in 0..nv {
+            let p = finite3(m.position(v).unwrap_or([0.0; 3]), &mut bad);
+            let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
+            vcount += 1;
+            refs.v.push(vcount);
+        }
+        if uvs {
+            for v in 0..nv {
+                let t = m.uv(v).unwrap_or([0.0; 2]);
+                let _ = writeln!(out, "vt {} {}", t[0], 1.0 - t[1]);
+            }
+        }
+        for v in 0..nv {
+            match m.normal(v).and_then(unit) {
+                Some(n) => {
+                    let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
+                    vncount += 1;
+                    refs.vn.push(vncount);
+                }
+                None => {
+                    if m.has_normals() {
+                        degenerate += 1;
+                    }
+                    refs.vn.push(0);
+                }
+            }
+        }
+        for p in &ps {
+            let _ = writeln!(out, "o {}", clean(&p.name));
+            for b in &p.batches {
+                let _ = writeln!(out, "usemtl mat_{}", b.material_index);
+                let n = m.batch_index_bytes(b).len() / 2;
+                for t in 0..n / 3 {
+                    let k = |j: usize| m.batch_vertex(b, 3 * t + j).unwrap_or(0);
+                    face(&mut out, &refs, [k(0), k(1), k(2)], uvs);
+                }
+            }
+        }
+    } else {
+        let poses = local_poses(m, o);
+        let world = world_matrices(m, &poses);
+        let mut remap = Remap::new(m.vertex_count());
+        for p in &ps {
+            let w: &Mat4 = p.node.and_then(|n| world.get(n)).unwrap_or(&IDENTITY);
+            let _ = writeln!(out, "o {}", clean(&p.name));
+            remap.clear();
+            for b in &p.batches {
+                let n = m.batch_index_bytes(b).len() / 2;
+                for k in 0..n {
+                    if let Some(v) = m.batch_vertex(b, k) {
+                        remap.get(v);
+                    }
+                }
+            }
+            let order: Vec<u32> = remap.order().to_vec();
+            let mut refs = Refs {
+                v: Vec::with_capacity(order.len()),
+                vn: Vec::with_capacity(order.len()),
+            };
+            for &v in &order {
+                let pos = transform_point(w, m.position(v as usize).unwrap_or([0.0; 3]));
+                let pos = finite3(pos, &mut bad);
+                let _ = writeln!(out, "v {} {} {}", pos[0], pos[1], pos[2]);
+                vcount += 1;
+                refs.v.push(vcount);
+            }
+            if uvs {
+                for &v in &order {
+                    let t = m.uv(v as usize).unwrap_or([0.0; 2]);
+                    let _ = writeln!(out, "vt {} {}", t[0], 1.0 - t[1]);
+                }
+            }
+            for &v in &order {
+                let n = m
+                    .normal(v as usize)
+                    .map(|n| transform_dir(w, n))
+                    .and_then(unit);
+                match n {
+                    Some(n) => {
+                        let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
+                        vncount += 1;
+                        refs.vn.push(vncount);
+                    }
+                    None => {
+                        if m.has_normals() {
+                            degenerate += 1;
+                        }
+                        refs.vn.push(0);
+                    }
+                }
+            }
+            for b in &p.batches {
+                let _ = writeln!(out, "usemtl mat_{}", b.material_index);
+                let n = m.batch_index_bytes(b).len() / 2;
+                for t in 0..n / 3 {
+                    let mut k = |j: usize| {
+                        m.batch_vertex(b, 3 * t + j)
+                            .map_or(0, |v| remap.get(v).0 as usize)
+                    };
+                    let ks = [k(0), k(1), k(2)];
+                    face(&mut out, &refs, ks, uvs);
+                }
+            }
+        }
+    }
+    let diagnostics = [
+        summary_diag(
+            "W_EXPORT_NONFINITE",
+            bad,
+            "non-finite coordinates written as 0",
+        ),
+        summary_diag(
+            "W_EXPORT_NORMAL",
+            degenerate,
+            "vertices with a normal shorter than 1e-6 have no vn reference",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Ok(Exported {
+        bytes: out.into_bytes(),
+        diagnostics,
+    })
+}

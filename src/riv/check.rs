@@ -1,0 +1,554 @@
+//! The offline structural check (rive-export.md §10.1): every rule a file
+//! re2d writes must satisfy, verified on what [`super::read`] decoded.
+//!
+//! [`check`] returns a [`Report`] listing every problem found (not just the
+//! first) plus a summary of what the file contains. A file passes when the
+//! problem list is empty. Broken controls `badversion` and `toc16` fail
+//! here; the other controls pass (structure does not prove rendering).
+
+use super::read::{Field, Record, RivFile, known_field, read_with, triangle_indices};
+use crate::limits::Limits;
+
+/// What a checked file holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Major version.
+    pub major: u64,
+    /// Minor version.
+    pub minor: u64,
+    /// Number of ToC keys.
+    pub toc_keys: usize,
+    /// Number of object records.
+    pub objects: usize,
+    /// Embedded images: `(name, width, height, bytes)`.
+    pub assets: Vec<(String, u32, u32, usize)>,
+    /// Artboard `(name, width, height)`.
+    pub artboard: Option<(String, f32, f32)>,
+    /// Number of bones (Bone + RootBone).
+    pub bones: usize,
+    /// Meshes: `(image name, vertices, triangles, skinned)`.
+    pub meshes: Vec<(String, usize, usize, bool)>,
+    /// Animations: `(name, fps, duration frames, loop, keyed objects, keys)`.
+    pub animations: Vec<(String, u64, u64, u64, usize, usize)>,
+}
+
+/// Result of [`check`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Every rule violation, in stream order (empty = the file passes).
+    pub problems: Vec<String>,
+    /// Contents.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// No problem found.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+const BACKBOARD: u64 = 23;
+const IMAGE_ASSET: u64 = 105;
+const CONTENTS: u64 = 106;
+const ARTBOARD: u64 = 1;
+const ROOT_BONE: u64 = 41;
+const BONE: u64 = 40;
+const IMAGE: u64 = 100;
+const MESH: u64 = 109;
+const VERTEX: u64 = 108;
+const SKIN: u64 = 43;
+const TENDON: u64 = 44;
+const WEIGHT: u64 = 45;
+const ANIMATION: u64 = 31;
+const KEYED_OBJECT: u64 = 25;
+const KEYED_PROPERTY: u64 = 26;
+const KEY_FRAME: u64 = 30;
+
+fn type_name(t: u64) -> &'static str {
+    match t {
+        BACKBOARD => "Backboard",
+        IMAGE_ASSET => "ImageAsset",
+        CONTENTS => "FileAssetContents",
+        ARTBOARD => "Artboard",
+        ROOT_BONE => "RootBone",
+        BONE => "Bone",
+        IMAGE => "Image",
+        MESH => "Mesh",
+        VERTEX => "MeshVertex",
+        SKIN => "Skin",
+        TENDON => "Tendon",
+        WEIGHT => "Weight",
+        ANIMATION => "LinearAnimation",
+        KEYED_OBJECT => "KeyedObject",
+        KEYED_PROPERTY => "KeyedProperty",
+        KEY_FRAME => "KeyFrameDouble",
+        _ => "unknown type",
+    }
+}
+
+/// The properties each type may carry, in the order §4.2 lists them.
+fn allowed(t: u64) -> &'static [u64] {
+    match t {
+        BACKBOARD => &[],
+        IMAGE_ASSET => &[203, 204, 208, 207],
+        CONTENTS => &[212],
+        ARTBOARD => &[7, 8, 4],
+        ROOT_BONE => &[4, 5, 90, 91, 15, 89],
+        BONE => &[4, 5, 15, 89],
+        IMAGE => &[4, 5, 206],
+        MESH => &[5, 223],
+        VERTEX => &[5, 24, 25, 215, 216],
+        SKIN => &[5],
+        TENDON => &[5, 95, 96, 97, 98, 99, 100, 101],
+        WEIGHT => &[5, 102, 103],
+        ANIMATION => &[55, 56, 57, 59],
+        KEYED_OBJECT => &[51],
+        KEYED_PROPERTY => &[53],
+        KEY_FRAME => &[67, 68, 70],
+        _ => &[],
+    }
+}
+
+fn is_component(t: u64) -> bool {
+    matches!(
+        t,
+        ROOT_BONE | BONE | IMAGE | MESH | VERTEX | SKIN | TENDON | WEIGHT
+    )
+}
+
+/// PNG signature and IHDR size of an embedded image.
+fn png_size(b: &[u8]) -> Option<(u32, u32)> {
+    const SIG: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+    if b.len() < 24 || b[..8] != SIG || &b[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes([b[16], b[17], b[18], b[19]]);
+    let h = u32::from_be_bytes([b[20], b[21], b[22], b[23]]);
+    Some((w, h))
+}
+
+fn text(r: &Record, key: u64) -> String {
+    r.blob(key)
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .unwrap_or_default()
+}
+
+/// Reads and checks `data` (a parse failure is reported as the one problem).
+pub fn check_bytes(data: &[u8], limits: &Limits) -> Report {
+    match read_with(data, limits) {
+        Ok(f) => check(&f),
+        Err(e) => Report {
+            problems: vec![format!("unreadable: {e}")],
+            summary: Summary::default(),
+        },
+    }
+}
+
+/// Checks a parsed file against every rule of §10.1.
+pub fn check(f: &RivFile) -> Report {
+    let mut p: Vec<String> = Vec::new();
+    let mut s = Summary {
+        major: f.major,
+        minor: f.minor,
+        toc_keys: f.toc.len(),
+        objects: f.records.len(),
+        ..Summary::default()
+    };
+    // Header.
+    if f.major != 7 {
+        p.push(format!(
+            "major version {} is not 7 (the runtime rejects it)",
+            f.major
+        ));
+    }
+    for &(k, id) in &f.toc {
+        let want = match known_field(k) {
+            Some(super::read::Kind::Uint) => Some(0),
+            Some(super::read::Kind::Blob) => Some(1),
+            Some(super::read::Kind::Float) => Some(2),
+            _ => None,
+        };
+        match want {
+            Some(w) if w == id => {}
+            Some(w) => p.push(format!(
+                "ToC declares key {k} with field id {id}, §4.2 says {w}"
+            )),
+            None => p.push(format!("ToC declares key {k}, which §4.2 does not use")),
+        }
+    }
+    let recs = &f.records;
+    // Properties: only §4.2 keys per type, each at most once, and 69/376 never.
+    for r in recs {
+        if allowed(r.type_key).is_empty() && r.type_key != BACKBOARD {
+            p.push(format!(
+                "object at byte {}: type key {} is not one re2d writes",
+                r.offset, r.type_key
+            ));
+            continue;
+        }
+        for (i, (k, _)) in r.fields.iter().enumerate() {
+            if *k == 69 || *k == 376 {
+                p.push(format!(
+                    "{} at byte {}: property {k} must never be written",
+                    type_name(r.type_key),
+                    r.offset
+                ));
+            } else if !allowed(r.type_key).contains(k) {
+                p.push(format!(
+                    "{} at byte {}: property {k} does not belong to this type",
+                    type_name(r.type_key),
+                    r.offset
+                ));
+            } else if r.fields[..i].iter().any(|(j, _)| j == k) {
+                p.push(format!(
+                    "{} at byte {}: property {k} written twice",
+                    type_name(r.type_key),
+                    r.offset
+                ));
+            }
+        }
+    }
+    // Object order: Backboard, (ImageAsset, FileAssetContents)*, Artboard.
+    let mut i = 0;
+    if recs.first().map(|r| r.type_key) != Some(BACKBOARD) {
+        p.push("the first object is not a Backboard".into());
+    } else {
+        i = 1;
+    }
+    while i < recs.len() && recs[i].type_key == IMAGE_ASSET {
+        let a = &recs[i];
+        let name = text(a, 203);
+        let (aw, ah) = (a.float(208), a.float(207));
+        match recs.get(i + 1) {
+            Some(c) if c.type_key == CONTENTS => {
+                let bytes = c.blob(212).unwrap_or(&[]);
+                match png_size(bytes) {
+                    None => p.push(format!(
+                        "asset {} '{name}': contents are not a PNG",
+                        s.assets.len()
+                    )),
+                    Some((w, h)) => {
+                        if aw != Some(w as f32) || ah != Some(h as f32) {
+                            p.push(format!(
+                                "asset {} '{name}': size {aw:?}x{ah:?} differs from the PNG's {w}x{h}",
+                                s.assets.len()
+                            ));
+                        }
+                        s.assets.push((name, w, h, bytes.len()));
+                    }
+                }
+                i += 2;
+            }
+            _ => {
+                p.push(format!(
+                    "asset {} '{name}' is not followed by its FileAssetContents",
+                    s.assets.len()
+                ));
+                i += 1;
+            }
+        }
+        if recs.get(i).map(|r| r.type_key) == Some(CONTENTS) {
+            p.push(format!(
+                "asset {} has more than one FileAssetContents",
+                s.assets.len()
+            ));
+            while recs.get(i).map(|r| r.type_key) == Some(CONTENTS) {
+                i += 1;
+            }
+        }
+    }
+    if recs.get(i).map(|r| r.type_key) != Some(ARTBOARD) {
+        p.push("no Artboard follows the assets".into());
+        return Report {
+            problems: p,
+            summary: s,
+        };
+    }
+    let ab = &recs[i];
+    s.artboard = Some((
+        text(ab, 4),
+        ab.float(7).unwrap_or(0.0),
+        ab.float(8).unwrap_or(0.0),
+    ));
+    // Component list: index 0 is the Artboard.
+    let mut comps: Vec<&Record> = vec![ab];
+    let mut j = i + 1;
+    while j < recs.len() && is_component(recs[j].type_key) {
+        comps.push(&recs[j]);
+        j += 1;
+    }
+    let asset_count = s.assets.len() as u64;
+    // Parent types and per-mesh bookkeeping.
+    let required = |t: u64| -> &'static [u64] {
+        match t {
+            ROOT_BONE | IMAGE => &[ARTBOARD],
+            BONE => &[BONE, ROOT_BONE],
+            MESH => &[IMAGE],
+            VERTEX | SKIN => &[MESH],
+            TENDON => &[SKIN],
+            WEIGHT => &[VERTEX],
+            _ => &[],
+        }
+    };
+    let n = comps.len();
+    let mut verts_of = vec![0usize; n]; // per Mesh index
+    let mut skins_of = vec![0usize; n]; // per Mesh
+    let mut tendons_of = vec![0u64; n]; // per Skin
+    let mut weights_of = vec![0usize; n]; // per MeshVertex
+    let mut mesh_of_skin = vec![usize::MAX; n];
+    for (idx, r) in comps.iter().enumerate().skip(1) {
+        let t = r.type_key;
+        let parent = r.uint(5).unwrap_or(0);
+        let what = format!("{} #{idx}", type_name(t));
+        if parent >= idx as u64 {
+            p.push(format!(
+                "{what}: parentId {parent} is not before the object"
+            ));
+            continue;
+        }
+        let pt = comps[parent as usize].type_key;
+        if !required(t).contains(&pt) {
+            p.push(format!(
+                "{what}: parent #{parent} is a {}, expected {}",
+                type_name(pt),
+                required(t)
+                    .iter()
+                    .map(|&x| type_name(x))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+            continue;
+        }
+        let parent = parent as usize;
+        match t {
+            ROOT_BONE | BONE => s.bones += 1,
+            IMAGE => match r.uint(206) {
+                Some(a) if a < asset_count => {}
+                Some(a) => p.push(format!(
+                    "{what}: assetId {a} is not below the asset count {asset_count}"
+                )),
+                None => p.push(format!("{what}: no assetId (the image is not drawn)")),
+            },
+            VERTEX => verts_of[parent] += 1,
+            SKIN => {
+                skins_of[parent] += 1;
+                mesh_of_skin[idx] = parent;
+            }
+            TENDON => {
+                tendons_of[parent] += 1;
+                match r.uint(95) {
+                    Some(b)
+                        if (b as usize) < n
+                            && matches!(comps[b as usize].type_key, BONE | ROOT_BONE) => {}
+                    other => p.push(format!(
+                        "{what}: boneId {other:?} does not point to a Bone or RootBone"
+                    )),
+                }
+            }
+            WEIGHT => weights_of[parent] += 1,
+            _ => {}
+        }
+    }
+    // Meshes: indices, skins, weights.
+    for (idx, r) in comps.iter().enumerate() {
+        if r.type_key != MESH {
+            continue;
+        }
+        let image = r
+            .uint(5)
+            .and_then(|pi| comps.get(pi as usize))
+            .map_or(String::new(), |im| text(im, 4));
+        let what = format!("Mesh #{idx} ('{image}')");
+        let tris = match r.blob(223).map(triangle_indices) {
+            None => {
+                p.push(format!("{what}: no triangleIndexBytes"));
+                0
+            }
+            Some(Err(e)) => {
+                p.push(format!("{what}: triangleIndexBytes: {e}"));
+                0
+            }
+            Some(Ok(ix)) => {
+                if ix.len() % 3 != 0 {
+                    p.push(format!("{what}: {} indices, not a multiple of 3", ix.len()));
+                }
+                if let Some(bad) = ix.iter().find(|&&v| v as usize >= verts_of[idx]) {
+                    p.push(format!(
+                        "{what}: index {bad} is not below the vertex count {}",
+                        verts_of[idx]
+                    ));
+                }
+                ix.len() / 3
+            }
+        };
+        if skins_of[idx] > 1 {
+            p.push(format!("{what}: {} Skins", skins_of[idx]));
+        }
+        let skinned = skins_of[idx] > 0;
+        let skin_idx = (0..n).find(|&k| mesh_of_skin[k] == idx);
+        let tendons = skin_idx.map_or(0, |k| tendons_of[k]);
+        for (vi, v) in comps.iter().enumerate() {
+            if v.type_key != VERTEX || v.uint(5) != Some(idx as u64) {
+                continue;
+            }
+            let w = weights_of[vi];
+            if skinned && w != 1 {
+                p.push(format!(
+                    "{what}: MeshVertex #{vi} has {w} Weights, expected 1"
+                ));
+            } else if !skinned && w != 0 {
+                p.push(format!(
+                    "{what}: MeshVertex #{vi} has a Weight but the mesh has no Skin"
+                ));
+            }
+        }
+        if skinned {
+            for (wi, w) in comps.iter().enumerate() {
+                if w.type_key != WEIGHT {
+                    continue;
+                }
+                let Some(vi) = w.uint(5) else { continue };
+                if comps.get(vi as usize).and_then(|v| v.uint(5)) != Some(idx as u64) {
+                    continue;
+                }
+                let (values, indices) = (w.uint(102).unwrap_or(255), w.uint(103).unwrap_or(1));
+                if values > u32::MAX as u64 || indices > u32::MAX as u64 {
+                    p.push(format!("{what}: Weight #{wi} does not fit in 4 bytes"));
+                    continue;
+                }
+                let sum: u64 = (0..4).map(|b| (values >> (8 * b)) & 0xff).sum();
+                if sum != 255 {
+                    p.push(format!("{what}: Weight #{wi} bytes sum to {sum}, not 255"));
+                }
+                for b in 0..4 {
+                    let slot = (indices >> (8 * b)) & 0xff;
+                    if slot > tendons {
+                        p.push(format!(
+                            "{what}: Weight #{wi} uses slot {slot} but the Skin has {tendons} Tendons"
+                        ));
+                    }
+                }
+            }
+        }
+        s.meshes.push((image, verts_of[idx], tris, skinned));
+    }
+    // Animations.
+    let is_bone =
+        |id: u64| (id as usize) < n && matches!(comps[id as usize].type_key, BONE | ROOT_BONE);
+    let mut anim: Option<(u64, usize)> = None; // (duration, summary index)
+    let mut have_object = false;
+    let mut have_property = false;
+    let mut last_frame: Option<u64> = None;
+    for r in &recs[j..] {
+        let at = r.offset;
+        match r.type_key {
+            ANIMATION => {
+                let (fps, dur, lp) = (
+                    r.uint(56).unwrap_or(60),
+                    r.uint(57).unwrap_or(60),
+                    r.uint(59).unwrap_or(0),
+                );
+                s.animations.push((text(r, 55), fps, dur, lp, 0, 0));
+                anim = Some((dur, s.animations.len() - 1));
+                have_object = false;
+                have_property = false;
+            }
+            KEYED_OBJECT => {
+                let Some((_, a)) = anim else {
+                    p.push(format!(
+                        "KeyedObject at byte {at} without a LinearAnimation"
+                    ));
+                    continue;
+                };
+                s.animations[a].4 += 1;
+                have_object = true;
+                have_property = false;
+                match r.uint(51) {
+                    Some(id) if is_bone(id) => {}
+                    other => p.push(format!(
+                        "KeyedObject at byte {at}: objectId {other:?} is not a bone"
+                    )),
+                }
+            }
+            KEYED_PROPERTY => {
+                if !have_object {
+                    p.push(format!("KeyedProperty at byte {at} without a KeyedObject"));
+                }
+                have_property = true;
+                last_frame = None;
+                if r.uint(53) != Some(15) {
+                    p.push(format!(
+                        "KeyedProperty at byte {at}: propertyKey {:?} is not 15 (rotation)",
+                        r.uint(53)
+                    ));
+                }
+            }
+            KEY_FRAME => {
+                if !have_property {
+                    p.push(format!(
+                        "KeyFrameDouble at byte {at} without a KeyedProperty"
+                    ));
+                    continue;
+                }
+                if let Some((_, a)) = anim {
+                    s.animations[a].5 += 1;
+                }
+                let frame = r.uint(67).unwrap_or(0);
+                if last_frame.is_some_and(|l| frame <= l) {
+                    p.push(format!(
+                        "KeyFrameDouble at byte {at}: frame {frame} does not increase"
+                    ));
+                }
+                if let Some((dur, _)) = anim
+                    && frame > dur
+                {
+                    p.push(format!(
+                        "KeyFrameDouble at byte {at}: frame {frame} is beyond the duration {dur}"
+                    ));
+                }
+                last_frame = Some(frame);
+                if !matches!(r.field(70), Some(Field::Float(v)) if v.is_finite()) {
+                    p.push(format!("KeyFrameDouble at byte {at}: no finite value"));
+                }
+            }
+            t => p.push(format!(
+                "{} at byte {at}: unexpected after the artboard's components",
+                type_name(t)
+            )),
+        }
+    }
+    Report {
+        problems: p,
+        summary: s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_size_needs_signature_and_ihdr() {
+        let mut b = vec![0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
+        b.extend(b"IHDR");
+        b.extend(3u32.to_be_bytes());
+        b.extend(5u32.to_be_bytes());
+        assert_eq!(png_size(&b), Some((3, 5)));
+        b[1] = b'X';
+        assert_eq!(png_size(&b), None);
+    }
+
+    #[test]
+    fn empty_and_garbage_are_reported_not_panicking() {
+        let r = check_bytes(b"", &Limits::DEFAULT);
+        assert!(!r.ok());
+        let r = check_bytes(&[0x52, 0x49, 0x56, 0x45, 7, 3, 0, 0], &Limits::DEFAULT);
+        assert!(r.problems[0].contains("Backboard"), "{:?}", r.problems);
+        let r = check_bytes(
+            &[0x52, 0x49, 0x56, 0x45, 6, 3, 0, 0, 23, 0, 1, 0],
+            &Limits::DEFAULT,
+        );
+        assert!(r.problems.iter().any(|m| m.contains("major version 6")));
+    }
+}

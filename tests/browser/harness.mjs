@@ -1,0 +1,352 @@
+// re2d riv browser harness (spec rive-export.md §10.3–§10.6): exports every fixture and every
+// negative control with `re2d export-riv`, renders them in Debian chromium with the official Rive
+// web runtime (pinned npm version, served from 127.0.0.1), renders the reference frames with
+// `re2d riv render-ref`, and runs checks C0–C9 with all controls in this one invocation.
+//
+//   node harness.mjs --re2d target/release/re2d --fixtures tests/riv/fixtures --out target/riv-browser
+//                    [--calibrate] [--fixture NAME]...
+//
+// Every metric is computed from PNGs this run saved under --out; results.json holds every number
+// (README tables are generated from it). --calibrate derives each fixture's thresholds from the
+// controls (midpoint, margin ≥ 0.05 required) and writes thresholds.json beside the fixture.
+// Exit 0 when every check passes and every control fails its check; 1 otherwise.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { serve } from './server.mjs';
+import * as M from './metrics.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const MARGIN = 0.05;
+const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16'];
+
+function parseArgs(argv) {
+    const a = { fixtures: [], calibrate: false };
+    for (let i = 0; i < argv.length; i++) {
+        const k = argv[i];
+        if (k === '--calibrate') a.calibrate = true;
+        else if (k === '--re2d') a.re2d = argv[++i];
+        else if (k === '--fixtures') a.fixturesDir = argv[++i];
+        else if (k === '--out') a.out = argv[++i];
+        else if (k === '--fixture') a.fixtures.push(argv[++i]);
+        else throw new Error(`unknown argument ${k}`);
+    }
+    if (!a.re2d || !a.fixturesDir || !a.out) throw new Error('usage: harness.mjs --re2d BIN --fixtures DIR --out DIR [--calibrate] [--fixture NAME]');
+    return a;
+}
+
+function re2d(bin, args) {
+    try {
+        return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+        throw new Error(`re2d ${args.join(' ')}: ${(e.stderr || e.message).trim()}`);
+    }
+}
+
+// The pinned npm versions must be exactly what is installed.
+function checkVersions() {
+    const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
+    const out = {};
+    for (const [name, want] of Object.entries(pkg.dependencies)) {
+        const got = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version;
+        if (got !== want) throw new Error(`${name}: installed ${got}, pinned ${want} (run npm ci in tests/browser)`);
+        out[name] = got;
+    }
+    return out;
+}
+
+async function launch(outDir, webgl) {
+    const profile = fs.mkdtempSync(path.join(outDir, 'profile-'));
+    const args = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
+    if (webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist');
+    else args.push('--disable-webgl', '--disable-3d-apis');
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, pipe: true });
+    return { browser, profile };
+}
+
+// A page on the local server with request interception: anything not 127.0.0.1/localhost
+// (or data:/blob:) is recorded in `external` and aborted.
+async function openPage(browser, port, log) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
+    await page.setRequestInterception(true);
+    page.on('request', (r) => {
+        const u = new URL(r.url());
+        const local = u.protocol === 'data:' || u.protocol === 'blob:' ||
+            ((u.protocol === 'http:' || u.protocol === 'https:') && (u.hostname === '127.0.0.1' || u.hostname === 'localhost'));
+        if (local) r.continue();
+        else {
+            log.external.push(r.url());
+            r.abort();
+        }
+    });
+    page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+    page.on('pageerror', (e) => log.errors.push(String(e.message || e)));
+    await page.goto(`http://127.0.0.1:${port}/page.html`, { waitUntil: 'load' });
+    return page;
+}
+
+function savePngs(dir, prefix, dataUrls) {
+    return dataUrls.map((d, i) => {
+        const f = path.join(dir, `${prefix}-${i}.png`);
+        fs.writeFileSync(f, Buffer.from(d.split(',')[1], 'base64'));
+        return f;
+    });
+}
+
+const min = (xs) => xs.reduce((a, b) => Math.min(a, b), Infinity);
+const max = (xs) => xs.reduce((a, b) => Math.max(a, b), -Infinity);
+const r4 = (x) => Math.round(x * 1e4) / 1e4;
+
+// Runs one fixture: exports, reference frames, runtime frames, raw scores.
+async function runFixture(a, name, page, pageNoGl, logs) {
+    const fdir = path.join(a.fixturesDir, name);
+    const cfg = JSON.parse(fs.readFileSync(path.join(fdir, 'harness.json'), 'utf8'));
+    const model = JSON.parse(fs.readFileSync(path.join(fdir, 'model.json'), 'utf8'));
+    const out = path.join(a.out, name);
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.mkdirSync(path.join(out, 'runtime'), { recursive: true });
+    fs.mkdirSync(path.join(out, 'ref'), { recursive: true });
+    const modelPath = path.join(fdir, 'model.json');
+    const files = { good: [], emptytoc: ['--empty-toc'] };
+    for (const c of CONTROLS) files[c] = ['--control', c];
+    for (const [k, extra] of Object.entries(files)) re2d(a.re2d, ['export-riv', modelPath, '--output', path.join(out, `${k}.riv`), ...extra]);
+    // structural check (§10.1) on every file, as the CLI reports it
+    const structural = {};
+    for (const k of Object.keys(files)) {
+        try { re2d(a.re2d, ['riv', 'check', path.join(out, `${k}.riv`)]); structural[k] = 'ok'; }
+        catch (e) { structural[k] = 'rejected'; }
+    }
+    const clip = cfg.clip;
+    const dur = Math.round(model.clips[clip].duration * 60) / 60;
+    const n = cfg.samples || 8;
+    const times = Array.from({ length: n + 1 }, (_, i) => (i * dur) / n);
+    const ref = (args, file) => { re2d(a.re2d, ['riv', 'render-ref', modelPath, ...args, '--output', file]); return file; };
+    const refAt = times.map((t, i) => ref(['--clip', clip, '--time', String(t)], path.join(out, 'ref', `ref-${i}.png`)));
+    const refShift = times.map((t, i) => ref(['--clip', clip, '--time', String(t + dur / 4)], path.join(out, 'ref', `shift-${i}.png`)));
+    const masks = {};
+    for (const p of model.parts) masks[p.name] = M.regionOf(M.readPng(ref(['--part', p.name], path.join(out, 'ref', `mask-${p.name}.png`))));
+    const url = (k) => `/out/${name}/${k}.riv`;
+    const frames = async (k, c, ts, pg = page, tag = '') =>
+        savePngs(path.join(out, 'runtime'), `${tag}${k}-${c}`, await pg.evaluate((u, cl, tt) => window.re2d.frames(u, cl, tt), url(k), c, ts)).map(M.readPng);
+    // C1 info
+    const info = {};
+    for (const k of ['good', 'emptytoc', 'badversion', 'toc16']) {
+        const before = logs.page.errors.length;
+        info[k] = await page.evaluate((u) => window.re2d.info(u), url(k));
+        info[k].consoleErrors = logs.page.errors.slice(before);
+    }
+    const main = {};
+    for (const k of ['good', 'zflip', 'tflip', 'unbind', 'static']) main[k] = await frames(k, clip, times);
+    const refImgs = refAt.map(M.readPng), shiftImgs = refShift.map(M.readPng);
+    const rootProbe = {}, distal = {};
+    for (const k of ['good', 'forest']) rootProbe[k] = await frames(k, cfg.rootProbe, [0, 1]);
+    for (const k of ['good', 'ramp']) distal[k] = await frames(k, cfg.distalProbe.clip, [0, 1]);
+    // C2 control: the same good file in a browser without WebGL
+    const noGl = { webgl: await pageNoGl.evaluate(() => window.re2d.webgl()) };
+    try {
+        noGl.frame = (await frames('good', clip, [0], pageNoGl, 'nowebgl-'))[0];
+    } catch (e) {
+        noGl.error = String(e.message || e);
+    }
+    const [W, H] = [main.good[0].w, main.good[0].h];
+    // ---- raw scores ----
+    const colourMin = (fr) => min(fr.map((f, i) => M.colour(f, refImgs[i])));
+    const iouMin = (fr, refs) => min(fr.map((f, i) => M.iou(f, refs[i])));
+    const motion = (fr) => fr.slice(1).map((f, i) => ({ changed: M.changed(fr[i], f), union: M.union(fr[i], f) }));
+    const names = model.parts.map((p) => p.name);
+    const regionScore = (fr) => min(names.map((p) => M.changed(fr[0], fr[1], masks[p]) / Math.max(1, M.count(masks[p]))));
+    const ex = (p) => M.exclusive(masks[p], names.filter((q) => q !== p).map((q) => masks[q]), W, H, cfg.erode ?? 2);
+    const exD = ex(cfg.distalProbe.distal), exP = ex(cfg.distalProbe.proximal);
+    const locality = (fr) => ({ distal: M.changed(fr[0], fr[1], exD), proximal: M.changed(fr[0], fr[1], exP), proximalSize: M.count(exP), distalSize: M.count(exD) });
+    const bind = (fr) => {
+        const k = Math.floor(n / 2);
+        return { changed: M.changed(fr[0], fr[k]), union: M.union(fr[0], fr[k]), cover: [M.coverage(fr[0]), M.coverage(fr[k])] };
+    };
+    const sortedClips = Object.keys(model.clips).sort();
+    const c1ok = (i) => i.ok && i.artboard === (model.name ?? 're2d') && JSON.stringify(i.animations.map((x) => x.name).sort()) === JSON.stringify(sortedClips) && i.consoleErrors.length === 0;
+    const raw = {
+        size: [W, H],
+        structural,
+        info,
+        c2: { good: M.coverage(main.good[0]), noGl: noGl.frame ? M.coverage(noGl.frame) : 0, noGlWebgl: noGl.webgl, noGlError: noGl.error || null },
+        c3: { good: motion(main.good), static: motion(main.static), loop: M.changed(main.good[0], main.good[n]) },
+        c45: { good: colourMin(main.good), zflip: colourMin(main.zflip), tflip: colourMin(main.tflip) },
+        c6: { good: regionScore(rootProbe.good), forest: regionScore(rootProbe.forest) },
+        c7: { good: bind(main.good), unbind: bind(main.unbind) },
+        c8: { good: locality(distal.good), ramp: locality(distal.ramp) },
+        c9: { good: { iou: iouMin(main.good, refImgs), colour: colourMin(main.good) }, shifted: { iou: iouMin(main.good, shiftImgs), colour: min(main.good.map((f, i) => M.colour(f, shiftImgs[i]))) } },
+        c1ok: Object.fromEntries(Object.entries(info).map(([k, v]) => [k, c1ok(v)])),
+        perFrame: times.map((t, i) => ({ t: r4(t), iou: r4(M.iou(main.good[i], refImgs[i])), colour: r4(M.colour(main.good[i], refImgs[i])) })),
+    };
+    return { cfg, raw, times, out };
+}
+
+// Scores per check: correct score, best control score, and the threshold rule.
+function scores(raw) {
+    const motionScore = (ms) => min(ms.map((m) => (m.union ? m.changed / m.union : 0)));
+    const motionMaxScore = (ms) => max(ms.map((m) => (m.union ? m.changed / m.union : 0)));
+    const canvas = raw.size[0] * raw.size[1];
+    const bindScore = (b) => (b.union ? b.changed / b.union : 0);
+    const loc = (l) => 1 - l.proximal / Math.max(1, l.proximalSize);
+    return {
+        C2: { good: raw.c2.good, control: { 'no WebGL': raw.c2.noGl } },
+        C3: { good: motionScore(raw.c3.good), control: { static: motionMaxScore(raw.c3.static) }, minCanvasFraction: min(raw.c3.good.map((m) => m.changed / canvas)) },
+        C4: { good: raw.c45.good, control: { zflip: raw.c45.zflip } },
+        C5: { good: raw.c45.good, control: { tflip: raw.c45.tflip } },
+        C6: { good: raw.c6.good, control: { forest: raw.c6.forest } },
+        C7: { good: bindScore(raw.c7.good), control: { unbind: bindScore(raw.c7.unbind) } },
+        C8: { good: loc(raw.c8.good), control: { ramp: loc(raw.c8.ramp) } },
+        C9: { good: raw.c9.good.iou, control: { 'reference at t+d/4': raw.c9.shifted.iou } },
+    };
+}
+
+// Thresholds from the controls: midpoint between the correct score and the best control score.
+function derive(sc) {
+    const t = {};
+    const bad = [];
+    const mid = (id, s) => {
+        const best = max(Object.values(s.control));
+        if (s.good - best < MARGIN) bad.push(`${id}: correct ${r4(s.good)} vs best control ${r4(best)} (margin < ${MARGIN})`);
+        return r4((s.good + best) / 2);
+    };
+    t.T_cover = 0.01; // §10.4 non-empty
+    t.T_motion = mid('C3', sc.C3);
+    t.T_motion_canvas = 0.01; // §10.5 C3: at least 1 % of the canvas
+    t.T_colour = r4((Math.min(sc.C4.good, sc.C5.good) + Math.max(sc.C4.control.zflip, sc.C5.control.tflip)) / 2);
+    mid('C4', sc.C4);
+    mid('C5', sc.C5);
+    t.T_region = mid('C6', sc.C6);
+    t.T_bind = mid('C7', sc.C7);
+    t.epsilon = 0; // C8: proximal exclusive region may change by at most ε = 0 pixels
+    mid('C8', sc.C8);
+    t.T_iou = mid('C9', sc.C9);
+    return { t, bad };
+}
+
+// Evaluates every check with the thresholds; rows for the table.
+function evaluate(fx, raw, sc, t, logs, c0) {
+    const rows = [];
+    const row = (id, claim, pass, good, controlName, controlScore, controlFails, threshold, note) =>
+        rows.push({ fixture: fx, id, claim, pass, good, controlName, controlScore, controlFails, threshold, note });
+    // C0 (browser-wide, reported per fixture run)
+    row('C0', 'offline', c0.goodExternal === 0, c0.goodExternal, 'external probe page', c0.caught, c0.caught > 0, '0 external requests', 'requests outside 127.0.0.1');
+    const c1 = raw.c1ok;
+    row('C1', 'loads in the runtime', c1.good && c1.emptytoc, c1.good && c1.emptytoc ? 1 : 0, 'badversion, toc16',
+        (c1.badversion ? 1 : 0) + (c1.toc16 ? 1 : 0), !c1.badversion && !c1.toc16, 'loads, names match, no console error',
+        `badversion: ${raw.info.badversion.consoleErrors[0] || raw.info.badversion.error}; toc16: ${raw.info.toc16.consoleErrors[0] || raw.info.toc16.error}`);
+    row('C2', 'meshes are drawn', sc.C2.good >= t.T_cover, sc.C2.good, 'WebGL disabled', sc.C2.control['no WebGL'], sc.C2.control['no WebGL'] < t.T_cover, `coverage ≥ ${t.T_cover}`,
+        raw.c2.noGlWebgl ? 'WebGL unexpectedly present' : `no WebGL${raw.c2.noGlError ? ': ' + raw.c2.noGlError : ''}`);
+    const loopOk = raw.c3.loop === 0;
+    row('C3', 'the character moves', sc.C3.good >= t.T_motion && sc.C3.minCanvasFraction >= t.T_motion_canvas && loopOk, sc.C3.good, 'static', sc.C3.control.static,
+        sc.C3.control.static < t.T_motion, `changed/union ≥ ${t.T_motion}, ≥ 1 % of canvas, loop closes`, `loop frame(0) vs frame(d): ${raw.c3.loop} px; min canvas fraction ${r4(sc.C3.minCanvasFraction)}`);
+    row('C4', 'draw order', sc.C4.good >= t.T_colour, sc.C4.good, 'zflip', sc.C4.control.zflip, sc.C4.control.zflip < t.T_colour, `colour ≥ ${t.T_colour}`);
+    row('C5', 'textures and UVs', sc.C5.good >= t.T_colour, sc.C5.good, 'tflip', sc.C5.control.tflip, sc.C5.control.tflip < t.T_colour, `colour ≥ ${t.T_colour}`);
+    row('C6', 'one skeleton tree', sc.C6.good >= t.T_region, sc.C6.good, 'forest', sc.C6.control.forest, sc.C6.control.forest < t.T_region, `every part region changed ≥ ${t.T_region}`);
+    const bothNonEmpty = (b) => b.cover.every((c) => c >= t.T_cover);
+    row('C7', 'skin binding', sc.C7.good >= t.T_bind && bothNonEmpty(raw.c7.good), sc.C7.good, 'unbind', sc.C7.control.unbind,
+        sc.C7.control.unbind < t.T_bind && bothNonEmpty(raw.c7.unbind), `changed/union ≥ ${t.T_bind}, both non-empty`);
+    row('C8', 'bends are local', raw.c8.good.proximal <= t.epsilon && raw.c8.good.distal >= 1, sc.C8.good, 'ramp', sc.C8.control.ramp,
+        raw.c8.ramp.proximal > t.epsilon, `proximal changed ≤ ${t.epsilon} px, distal ≥ 1 px`,
+        `distal ${raw.c8.good.distal}/${raw.c8.good.distalSize} px, proximal ${raw.c8.good.proximal}/${raw.c8.good.proximalSize} px; ramp proximal ${raw.c8.ramp.proximal} px`);
+    row('C9', 'math agrees with the runtime', raw.c9.good.iou >= t.T_iou && raw.c9.good.colour >= t.T_colour, sc.C9.good, 'reference at t+d/4', sc.C9.control['reference at t+d/4'],
+        raw.c9.shifted.iou < t.T_iou || raw.c9.shifted.colour < t.T_colour, `IoU ≥ ${t.T_iou}, colour ≥ ${t.T_colour}`,
+        `colour ${r4(raw.c9.good.colour)} (shifted ${r4(raw.c9.shifted.colour)})`);
+    // live margins: a threshold is valid only while the controls stay ≥ 0.05 below the correct score
+    for (const r of rows) {
+        if (['C0', 'C1'].includes(r.id)) continue;
+        const margin = r.good - r.controlScore;
+        r.margin = r4(margin);
+        if (margin < MARGIN) {
+            r.pass = false;
+            r.note = `${r.note ? r.note + '; ' : ''}margin ${r4(margin)} < ${MARGIN}`;
+        }
+    }
+    return rows;
+}
+
+async function main() {
+    const a = parseArgs(process.argv.slice(2));
+    const t0 = Date.now();
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
+    const versions = checkVersions();
+    fs.mkdirSync(a.out, { recursive: true });
+    const fixtures = a.fixtures.length ? a.fixtures : fs.readdirSync(a.fixturesDir).filter((d) => fs.existsSync(path.join(a.fixturesDir, d, 'harness.json'))).sort();
+    const { server, port } = await serve({
+        '/': HERE,
+        '/rive/': path.join(HERE, 'node_modules', '@rive-app', 'canvas-single'),
+        '/out/': a.out,
+    });
+    const gl = await launch(a.out, true);
+    const nogl = await launch(a.out, false);
+    const logs = { page: { external: [], errors: [] }, nogl: { external: [], errors: [] }, probe: { external: [], errors: [] } };
+    let exitCode = 0;
+    const results = { runtime: versions, chromium: await gl.browser.version(), fixtures: {}, rows: [] };
+    try {
+        const page = await openPage(gl.browser, port, logs.page);
+        const pageNoGl = await openPage(nogl.browser, port, logs.nogl);
+        if (!(await page.evaluate(() => window.re2d.webgl()))) throw new Error('no WebGL in the harness browser (software WebGL flags)');
+        const runs = [];
+        for (const fx of fixtures) {
+            const run = await runFixture(a, fx, page, pageNoGl, logs);
+            if (runs.length === 0) {
+                const missing = await page.evaluate((u) => window.re2d.api(u), `/out/${fx}/good.riv`);
+                if (missing.length) throw new Error(`runtime ${versions['@rive-app/canvas-single']} lacks: ${missing.join(', ')}`);
+            }
+            runs.push([fx, run]);
+        }
+        // C0 control: a page that requests external URLs; the interception must catch them.
+        const probe = await openPage(gl.browser, port, logs.probe);
+        await probe.evaluate(() => window.re2d.external());
+        const c0 = { goodExternal: logs.page.external.length + logs.nogl.external.length, caught: logs.probe.external.length, urls: logs.probe.external };
+        for (const [fx, run] of runs) {
+            const sc = scores(run.raw);
+            const tfile = path.join(a.fixturesDir, fx, 'thresholds.json');
+            let t;
+            if (a.calibrate) {
+                const d = derive(sc);
+                if (d.bad.length) {
+                    console.error(`riv browser: ${fx}: thresholds cannot be derived: ${d.bad.join('; ')}`);
+                    exitCode = 1;
+                }
+                t = d.t;
+                const doc = { fixture: fx, note: 'Derived by `make riv-calibrate` (tests/browser/harness.mjs --calibrate): each threshold is the midpoint between the correct score and the best control score, valid only with a margin >= 0.05.', runtime: versions, chromium: results.chromium, thresholds: t, scores: JSON.parse(JSON.stringify(sc, (k, v) => (typeof v === 'number' ? r4(v) : v))) };
+                fs.writeFileSync(tfile, JSON.stringify(doc, null, 2) + '\n');
+            } else {
+                t = JSON.parse(fs.readFileSync(tfile, 'utf8')).thresholds;
+            }
+            const rows = evaluate(fx, run.raw, sc, t, logs, c0);
+            results.fixtures[fx] = { config: run.cfg, thresholds: t, raw: run.raw, times: run.times };
+            results.rows.push(...rows);
+        }
+        results.c0 = c0;
+    } finally {
+        await gl.browser.close();
+        await nogl.browser.close();
+        server.close();
+        fs.rmSync(gl.profile, { recursive: true, force: true });
+        fs.rmSync(nogl.profile, { recursive: true, force: true });
+    }
+    results.seconds = Math.round((Date.now() - t0) / 100) / 10;
+    fs.writeFileSync(path.join(a.out, 'results.json'), JSON.stringify(results, (k, v) => (v instanceof Uint8Array ? undefined : v), 1) + '\n');
+    let passed = 0, failed = 0;
+    const fmt = (x) => (typeof x === 'number' ? String(r4(x)) : String(x));
+    for (const r of results.rows) {
+        const ok = r.pass && r.controlFails;
+        ok ? passed++ : failed++;
+        console.log(`${ok ? 'ok  ' : 'FAIL'} ${r.fixture} ${r.id} ${r.claim}: correct ${fmt(r.good)}${r.pass ? '' : ' (FAILS)'} | ${r.controlName} ${fmt(r.controlScore)}${r.controlFails ? ' (fails, as it must)' : ' (PASSES: control not caught)'} | ${r.threshold}${r.note ? ' | ' + r.note : ''}`);
+    }
+    console.log(`riv browser: runtime @rive-app/canvas-single ${results.runtime['@rive-app/canvas-single']}, ${results.chromium}, ${results.seconds} s`);
+    console.log(`riv-browser: ${passed} passed, ${failed} failed`);
+    process.exit(failed || exitCode ? 1 : 0);
+}
+
+main().catch((e) => {
+    console.error(`riv browser: ${e && e.stack ? e.stack : e}`);
+    process.exit(1);
+});

@@ -1,0 +1,80 @@
+// re2d tests — replay every committed fuzz corpus file through the fuzz entry points (CI without cargo-fuzz still runs them).
+//! `fuzz/corpus/<target>/*` → `re2d::fuzz_entry::TARGETS[<target>]`. A
+//! panic here is a crash the fuzzer found (or would find). Targets that need
+//! the `js` feature are replayed when it is on (`make js-test`).
+
+use std::path::PathBuf;
+
+fn corpus(name: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(name);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+fn replay(name: &str) {
+    let f = re2d::fuzz_entry::TARGETS
+        .iter()
+        .find(|t| t.0 == name)
+        .unwrap_or_else(|| panic!("no entry point for {name}"))
+        .1;
+    let files = corpus(name);
+    assert!(!files.is_empty(), "fuzz/corpus/{name} is empty");
+    for p in files {
+        let data = std::fs::read(&p).unwrap();
+        let r = std::panic::catch_unwind(|| f(&data));
+        assert!(r.is_ok(), "{name}: {} crashes", p.display());
+    }
+}
+
+#[test]
+fn every_target_has_a_corpus() {
+    for (name, _) in re2d::fuzz_entry::TARGETS {
+        assert!(!corpus(name).is_empty(), "{name}");
+    }
+    for name in re2d::fuzz_entry::JS_TARGETS {
+        assert!(!corpus(name).is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn atlas() {
+    replay("atlas");
+}
+
+#[test]
+fn v1() {
+    replay("v1");
+}
+
+#[test]
+fn png() {
+    replay("png");
+}
+
+#[test]
+fn surface() {
+    replay("surface");
+}
+
+#[test]
+fn model() {
+    replay("model");
+}
+
+#[test]
+fn build_file() {
+    replay("build_file");
+}
+
+#[cfg(feature = "js")]
+#[test]
+fn js() {
+    replay("js");
+}
