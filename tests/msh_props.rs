@@ -94,7 +94,10 @@ fn apply(mut b: Vec<u8>, muts: &[Mutation]) -> Vec<u8> {
             Mutation::Truncate(i) => b.truncate(i % n),
             Mutation::SizeField(entry, v) => {
                 // a directory field (size, offset, attrs, counts) of some entry
-                let count = u32::from_le_bytes(b[8..12].try_into().unwrap_or([0; 4])) as usize;
+                let count = match b.get(8..12) {
+                    Some(w) => u32::from_le_bytes(w.try_into().unwrap_or([0; 4])) as usize,
+                    None => 0, // truncated below the header's entry_count
+                };
                 if count > 0 && n >= 64 * count {
                     let e = n - 64 * count + 64 * (entry % count);
                     let field = [4, 8, 12, 16, 56, 60][entry % 6];
