@@ -1,7 +1,7 @@
 //! The `.riv` writer: varuint, field values, object records, header and ToC
 //! (rive-export.md §1–§3).
 //!
-//! [`RivObject`] lists are built by [`super::export`]; [`encode`] turns them
+//! [`RivObject`] lists are built by [`mod@super::export`]; [`encode`] turns them
 //! into bytes. Property values are stored already converted to their wire
 //! type (doubles as `f32`), so an object list compares exactly with what a
 //! reader decodes.
