@@ -89,10 +89,30 @@ mod atlas_gen {
 
     pub const W: usize = 1024;
 
+    /// Buffers reused across inputs, so that one input costs its decode and
+    /// renders, not the allocation and zeroing of ~8 MB.
+    pub struct Scratch {
+        /// One zeroed 1024² image.
+        pub img: Vec<u8>,
+        /// Byte offsets the previous input wrote into `img` (reset first).
+        pub touched: Vec<usize>,
+        /// The smooth renderer's workspace, reused across inputs as a caller
+        /// reuses it across frames (its buffers stay sized for 256).
+        pub ws: crate::rotsprite::AnimeWorkspace,
+        /// 128 px raster output.
+        pub small: Vec<u8>,
+        /// 256 px smooth output.
+        pub big: Vec<u8>,
+    }
+
     thread_local! {
-        /// One zeroed 1024² image reused across inputs; `touched` lists the
-        /// byte offsets written by the previous input so only they are reset.
-        pub static IMG: RefCell<(Vec<u8>, Vec<usize>)> = RefCell::new((vec![0; W * W * 4], Vec::new()));
+        pub static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
+            img: vec![0; W * W * 4],
+            touched: Vec::new(),
+            ws: crate::rotsprite::AnimeWorkspace::new(),
+            small: vec![0; 128 * 128 * 4],
+            big: vec![0; 256 * 256 * 4],
+        });
     }
 
     pub fn put(img: &mut [u8], touched: &mut Vec<usize>, x: usize, y: usize, px: [u8; 4]) {
@@ -108,8 +128,8 @@ mod atlas_gen {
 /// its 4×4 colour block. Then header check, decode, decode_anime, the 128 px
 /// raster and the 256 px smooth renderer with a legacy or model rig.
 pub fn atlas(data: &[u8]) {
-    use crate::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
-    use atlas_gen::{IMG, W, put};
+    use crate::rotsprite::{AtlasImage, Frame, Rig, decode, decode_anime, draw};
+    use atlas_gen::{SCRATCH, W, put};
     let mut b = Bytes(data);
     let mode = b.u8();
     let view = (
@@ -119,9 +139,15 @@ pub fn atlas(data: &[u8]) {
         (b.u8() % 5) as i32,
     );
     let rig_kind = b.u8();
-    IMG.with(|cell| {
+    SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let (img, touched) = &mut *guard;
+        let atlas_gen::Scratch {
+            img,
+            touched,
+            ws,
+            small,
+            big,
+        } = &mut *guard;
         for &o in touched.iter() {
             img[o..o + 4].fill(0);
         }
@@ -180,15 +206,12 @@ pub fn atlas(data: &[u8]) {
             return;
         };
         if let Ok(points) = decode(&view_img) {
-            let mut out = vec![0u8; 128 * 128 * 4];
-            let _ = draw(&points, &frame, &mut out);
+            let _ = draw(&points, &frame, small);
         }
         if mode & 4 != 0
             && let Ok(points) = decode_anime(&view_img)
         {
-            let mut ws = AnimeWorkspace::new();
-            let mut out = vec![0u8; 256 * 256 * 4];
-            let _ = ws.render(&points, &frame, 256, &mut out);
+            let _ = ws.render(&points, &frame, 256, big);
         }
     });
 }

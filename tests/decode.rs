@@ -334,3 +334,72 @@ fn last_column_corner_reads_past_the_width() {
     assert_eq!(p[0].colors[1], [0, 77, 88, 255]);
     assert_eq!(p[0].colors[3], [4, 77, 88, 255]);
 }
+
+/// `b` scaled by `k` with `pad` bytes of row padding: working texel (X, Y)
+/// is the physical pixel (kX, kY); every other pixel of its k×k block holds
+/// junk (an active-looking coverage value) that the reading rule ignores.
+fn upscaled(b: &Builder, k: usize, pad: usize) -> (Vec<u8>, usize) {
+    let side = W * k;
+    let stride = side * 4 + pad;
+    let mut px = vec![0u8; side * stride];
+    for y in 0..side {
+        for x in 0..side {
+            let c = if x % k == 0 && y % k == 0 {
+                let o = ((y / k) * W + x / k) * 4;
+                [b.px[o], b.px[o + 1], b.px[o + 2], b.px[o + 3]]
+            } else {
+                [255, 1, 2, 255]
+            };
+            px[y * stride + x * 4..][..4].copy_from_slice(&c);
+        }
+        px[y * stride + side * 4..(y + 1) * stride].fill(255);
+    }
+    (px, stride)
+}
+
+#[test]
+fn scaled_atlases_read_the_top_left_pixel_of_each_block() {
+    // Cells in the first and last control rows and columns, and in rows
+    // between otherwise empty ones.
+    let mut b = anime_8_4();
+    b.cell(0, 0, [2, 0, 0], [128, 0, 0], [128, 128, 0], 255);
+    b.cell(255, 0, [2, 0, 0], [129, 0, 0], [130, 128, 0], 255);
+    b.cell(0, 191, [3, 0, 0], [128, 0, 0], [128, 140, 0], 255);
+    b.cell(255, 191, [3, 0, 0], [127, 0, 0], [126, 140, 0], 255);
+    b.cell(128, 100, [4, 0, 0], [128, 0, 0], [128, 100, 0], 255);
+    b.cell(255, 150, [4, 0, 0], [128, 0, 0], [128, 100, 0], 255);
+    b.cell(0, 151, [4, 0, 0], [128, 0, 0], [128, 100, 0], 255);
+    for (mx, my) in [
+        (0, 0),
+        (255, 0),
+        (0, 191),
+        (255, 191),
+        (128, 100),
+        (255, 150),
+        (0, 151),
+    ] {
+        b.block(mx, my, |dx, dy| [dx as u8 * 50, dy as u8 * 50, 7, 255]);
+    }
+    let bytes = |v: &[R2DRotPoint]| v.iter().flat_map(|p| p.to_bytes()).collect::<Vec<u8>>();
+    let want = decode(&b.img()).unwrap();
+    assert_eq!(want.len(), 13);
+    let want_grid = cell_grid(&b.img()).unwrap();
+    let want_anime = decode_anime(&b.img()).unwrap();
+    for (k, pad) in [(2, 0), (2, 12), (3, 4)] {
+        let (px, stride) = upscaled(&b, k, pad);
+        let side = (W * k) as i32;
+        let img = AtlasImage::new(&px, side, side, stride as i32).unwrap();
+        assert_eq!(
+            bytes(&decode(&img).unwrap()),
+            bytes(&want),
+            "k={k} pad={pad}"
+        );
+        assert_eq!(cell_grid(&img).unwrap(), want_grid, "k={k} pad={pad}");
+        let anime = decode_anime(&img).unwrap();
+        assert_eq!(anime.len(), want_anime.len());
+        for (p, q) in anime.iter().zip(&want_anime) {
+            assert_eq!((p.x, p.y, p.z, p.part), (q.x, q.y, q.z, q.part));
+            assert_eq!(p.patch.get(), q.patch.get(), "k={k} pad={pad}");
+        }
+    }
+}
