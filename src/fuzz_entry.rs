@@ -36,18 +36,7 @@ pub const TARGETS: &[Target] = &[
 pub const JS_TARGETS: &[&str] = &["js"];
 
 /// Limits small enough that one input stays fast under the fuzzer.
-pub const FUZZ_LIMITS: Limits = Limits {
-    png_max_side: 256,
-    png_max_bytes: 256 << 10,
-    json_max_bytes: 1 << 20,
-    json_max_depth: 200,
-    file_max_bytes: 1 << 20,
-    max_frames: 16,
-    sheet_max_bytes: 16 << 20,
-    qjs_memory_bytes: 64 << 20,
-    qjs_stack_bytes: 256 << 10,
-    ..Limits::DEFAULT
-};
+pub const FUZZ_LIMITS: Limits = Limits::FUZZ;
 
 /// Little reader over the fuzzer's bytes (zeros when exhausted).
 struct Bytes<'a>(&'a [u8]);

@@ -62,6 +62,25 @@ pub struct Limits {
 pub const JSON_DEPTH_CEILING: u32 = 10_000;
 
 impl Limits {
+    /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
+    /// small enough that one input stays fast under the fuzzer.
+    pub const FUZZ: Limits = Limits {
+        png_max_side: 256,
+        png_max_bytes: 256 << 10,
+        json_max_bytes: 1 << 20,
+        json_max_depth: 200,
+        file_max_bytes: 1 << 20,
+        max_frames: 16,
+        sheet_max_bytes: 16 << 20,
+        qjs_memory_bytes: 64 << 20,
+        qjs_stack_bytes: 256 << 10,
+        nres_max_input_bytes: 1 << 20,
+        nres_max_entries: 256,
+        nres_max_payload_bytes: 1 << 20,
+        msh_max_findings_per_code: 8,
+        ..Limits::DEFAULT
+    };
+
     /// The documented defaults.
     pub const DEFAULT: Limits = Limits {
         png_max_side: 16384,

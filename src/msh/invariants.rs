@@ -19,15 +19,6 @@ use super::export::{self, Options, PoseChoice};
 use super::pose::{poses_at, static_poses, world_matrices};
 use super::{decode, read};
 
-/// Limits used by the fuzz targets: 1 MiB input, 256 entries, 1 MiB payloads.
-pub const FUZZ_LIMITS: Limits = Limits {
-    nres_max_input_bytes: 1 << 20,
-    nres_max_entries: 256,
-    nres_max_payload_bytes: 1 << 20,
-    msh_max_findings_per_code: 8,
-    ..Limits::DEFAULT
-};
-
 fn f32_at(data: &[u8], k: usize) -> f32 {
     let n = data.len();
     if n < 4 {
@@ -40,7 +31,7 @@ fn f32_at(data: &[u8], k: usize) -> f32 {
 /// NRes: decode; lossless identity; lookup of every name; canonical
 /// re-decode equality and stability.
 pub fn nres_decode(data: &[u8]) {
-    let Ok((a, findings)) = nres::read(data, &FUZZ_LIMITS) else {
+    let Ok((a, findings)) = nres::read(data, &Limits::FUZZ) else {
         return;
     };
     assert_eq!(
@@ -120,7 +111,7 @@ fn touch(m: &super::Model<'_>) {
 
 /// MSH tolerant decode: lossless identity, accessors inside the tables.
 pub fn msh_decode_tolerant(data: &[u8]) {
-    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &FUZZ_LIMITS) else {
+    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &Limits::FUZZ) else {
         return;
     };
     assert_eq!(
@@ -134,22 +125,22 @@ pub fn msh_decode_tolerant(data: &[u8]) {
 /// MSH strict decode: strict-accept ⇒ tolerant-accept with the same model
 /// and the same diagnostics.
 pub fn msh_decode_strict(data: &[u8]) {
-    let Ok((m, d)) = decode(data, None, Profile::Strict, &FUZZ_LIMITS) else {
+    let Ok((m, d)) = decode(data, None, Profile::Strict, &Limits::FUZZ) else {
         return;
     };
-    let (t, dt) = decode(data, None, Profile::Tolerant, &FUZZ_LIMITS)
+    let (t, dt) = decode(data, None, Profile::Tolerant, &Limits::FUZZ)
         .expect("strict-accept ⇒ tolerant-accept");
     assert!(m == t, "the same model in both profiles");
     assert_eq!(d, dt, "no tolerant diagnostics beyond the strict ones");
     assert_eq!(m.encode().expect("lossless encode"), data);
-    let (_, f) = read(data, None, &FUZZ_LIMITS).expect("read");
+    let (_, f) = read(data, None, &Limits::FUZZ).expect("read");
     assert!(!f.iter().any(|x| x.strict_error));
 }
 
 /// Animation: selection, sampling, blending and world matrices at times
 /// taken from the input (NaN, ±∞, huge and negative included).
 pub fn anim_sample(data: &[u8]) {
-    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &FUZZ_LIMITS) else {
+    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &Limits::FUZZ) else {
         return;
     };
     let times = [
@@ -184,7 +175,7 @@ pub fn anim_sample(data: &[u8]) {
 
 /// Export: OBJ (posed and unposed) and glTF of whatever the tolerant reader accepts.
 pub fn export_obj(data: &[u8]) {
-    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &FUZZ_LIMITS) else {
+    let Ok((m, _)) = decode(data, None, Profile::Tolerant, &Limits::FUZZ) else {
         return;
     };
     let posed = Options {
