@@ -190,25 +190,13 @@ pub(super) fn point(
 pub fn scan(img: &AtlasImage<'_>, mut sink: impl FnMut(R2DRotPoint)) -> Result<usize, DecodeError> {
     let t = maps(img).ok_or_else(header_error)?;
     let ext = t.extensions();
-    let mut count = 0usize;
-    for my in 0..GRID_H {
-        for mx in 0..GRID_W {
-            if active(&t, mx, my) {
-                let mut p = MaybeUninit::uninit();
-                point(&t, ext, mx, my, &mut p)?;
-                // SAFETY: `point` wrote the record (it returned Ok).
-                sink(unsafe { p.assume_init() });
-                count += 1;
-            }
-        }
-    }
-    if count == 0 {
-        return Err(DecodeError {
-            kind: DecodeErrorKind::Empty,
-            cell: None,
-        });
-    }
-    Ok(count)
+    each_active(&t, |mx, my, _| {
+        let mut p = MaybeUninit::uninit();
+        point(&t, ext, mx, my, &mut p)?;
+        // SAFETY: `point` wrote the record (it returned Ok).
+        sink(unsafe { p.assume_init() });
+        Ok(())
+    })
 }
 
 /// [`scan`] writing point `i` into `slots[i]` (which must have room for
@@ -221,11 +209,22 @@ pub(crate) fn decode_into(
 ) -> Result<usize, DecodeError> {
     let t = maps(img).ok_or_else(header_error)?;
     let ext = t.extensions();
+    each_active(&t, |mx, my, i| point(&t, ext, mx, my, &mut slots[i]))
+}
+
+/// Calls `f(mx, my, i)` for the `i`-th active control cell (mx, my) in
+/// row-major order (§7.2, §7.3), stopping at its first error. Returns the
+/// count of active cells; none is an `Empty` error.
+#[inline(always)]
+fn each_active(
+    t: &Texels<'_>,
+    mut f: impl FnMut(usize, usize, usize) -> Result<(), DecodeError>,
+) -> Result<usize, DecodeError> {
     let mut count = 0usize;
     for my in 0..GRID_H {
         for mx in 0..GRID_W {
-            if active(&t, mx, my) {
-                point(&t, ext, mx, my, &mut slots[count])?;
+            if active(t, mx, my) {
+                f(mx, my, count)?;
                 count += 1;
             }
         }
