@@ -14,12 +14,18 @@
 # committed corpus file through the same entry points in plain `cargo test`.
 #
 # Miri: `unsafe` lives in src/ffi (the extern "C" adapters), src/rotsprite/rig.rs (the C
-# rig pointer), src/publish.rs (signal handler: sigaction/unlink/raise) and src/js/buffers.rs
-# (QuickJS values). test-miri runs the ffi and rig unit tests (`ffi::miri`), which call the
-# C ABI from Rust with Rust-made pointers. publish.rs and js/buffers.rs are not run under
-# Miri: they call into libc signal APIs and the QuickJS C library, which Miri cannot
-# execute (foreign functions); they are covered by test-asan, the fuzz targets (ASan) and
-# the C tests under ASan+UBSan and valgrind instead.
+# rig pointer), the renderer's fast paths (src/rotsprite/atlas/{texels,decode,anime}.rs: one
+# checked texel reader and records written in place; src/rotsprite/anime/*, draw.rs, math.rs:
+# SIMD lanes and exact float-to-int conversions), src/publish.rs (signal handler:
+# sigaction/unlink/raise) and src/js/{buffers,pure,mesh}.rs (QuickJS values). test-miri runs
+# the ffi and rig unit tests (`ffi::miri`, the C ABI called from Rust with Rust-made pointers)
+# and the spec's worked decode examples (tests/decode.rs §7.9 and §8.4: the texel reader, both
+# decoders and in-place records). The SIMD quad fill is exercised by the golden and frame tests
+# on every level (RE2D_SIMD=avx2/sse2/scalar in test-frames) and under ASan (test-asan, the C
+# suite with ASan+UBSan); a full 256/512 render is too slow for Miri. publish.rs and the js
+# modules are not run under Miri: they call libc signal APIs and the QuickJS C library, which
+# Miri cannot execute (foreign functions); they are covered by test-asan, the fuzz targets
+# (ASan), the C tests under ASan+UBSan and valgrind (`make js-test-valgrind`) instead.
 
 FUZZ_SECS     ?= 30
 FUZZ_TOOL     := cargo +nightly fuzz
@@ -67,3 +73,4 @@ test-asan:
 
 test-miri:
 	MIRIFLAGS="-Zmiri-disable-isolation" $(CARGO) +nightly miri test --target-dir target/miri --lib -- ffi::miri
+	MIRIFLAGS="-Zmiri-disable-isolation" $(CARGO) +nightly miri test --target-dir target/miri --test decode -- worked_example
