@@ -37,6 +37,32 @@ struct Refs {
     vn: Vec<u64>,
 }
 
+/// Writes a `vn` line for a usable normal and records its 1-based index in
+/// `refs.vn`, or records 0 (no normal) and counts a degenerate one when the
+/// model has normals.
+fn normal(
+    out: &mut String,
+    n: Option<[f32; 3]>,
+    has_normals: bool,
+    vncount: &mut u64,
+    degenerate: &mut u64,
+    refs: &mut Refs,
+) {
+    match n {
+        Some(n) => {
+            let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
+            *vncount += 1;
+            refs.vn.push(*vncount);
+        }
+        None => {
+            if has_normals {
+                *degenerate += 1;
+            }
+            refs.vn.push(0);
+        }
+    }
+}
+
 fn face(out: &mut String, r: &Refs, k: [usize; 3], uvs: bool) {
     out.push('f');
     for i in k {
@@ -99,19 +125,15 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
             }
         }
         for v in 0..nv {
-            match m.normal(v).and_then(unit) {
-                Some(n) => {
-                    let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
-                    vncount += 1;
-                    refs.vn.push(vncount);
-                }
-                None => {
-                    if m.has_normals() {
-                        degenerate += 1;
-                    }
-                    refs.vn.push(0);
-                }
-            }
+            let n = m.normal(v).and_then(unit);
+            normal(
+                &mut out,
+                n,
+                m.has_normals(),
+                &mut vncount,
+                &mut degenerate,
+                &mut refs,
+            );
         }
         for p in &ps {
             let _ = writeln!(out, "o {}", clean(&p.name));
@@ -163,19 +185,14 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                     .normal(v as usize)
                     .map(|n| transform_dir(w, n))
                     .and_then(unit);
-                match n {
-                    Some(n) => {
-                        let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
-                        vncount += 1;
-                        refs.vn.push(vncount);
-                    }
-                    None => {
-                        if m.has_normals() {
-                            degenerate += 1;
-                        }
-                        refs.vn.push(0);
-                    }
-                }
+                normal(
+                    &mut out,
+                    n,
+                    m.has_normals(),
+                    &mut vncount,
+                    &mut degenerate,
+                    &mut refs,
+                );
             }
             for b in &p.batches {
                 let _ = writeln!(out, "usemtl mat_{}", b.material_index);
