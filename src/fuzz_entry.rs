@@ -220,8 +220,8 @@ pub fn v1(data: &[u8]) {
     let mut img = vec![0u8; (stride * side) as usize];
     let rest = b.0;
     if !rest.is_empty() {
-        for (i, p) in img.iter_mut().enumerate() {
-            *p = rest[i % rest.len()];
+        for chunk in img.chunks_mut(rest.len()) {
+            chunk.copy_from_slice(&rest[..chunk.len()]);
         }
     }
     let _ = v1::layout(side, side);

@@ -4,7 +4,7 @@ use super::super::image::AtlasImage;
 use super::super::types::{CBool, R2DRotPoint};
 use std::mem::MaybeUninit;
 
-use super::decode::{active, point};
+use super::decode::{for_active, point};
 use super::texels::Texels;
 use super::{DecodeError, DecodeErrorKind, GRID_H, GRID_W, MAX_POINTS, header_error, maps};
 
@@ -26,15 +26,11 @@ impl Grid {
         index.resize(MAX_POINTS, -1);
         let mut cells = Vec::new();
         cells.try_reserve_exact(MAX_POINTS).ok()?;
-        for my in 0..GRID_H {
-            let row = &mut index[my * GRID_W..(my + 1) * GRID_W];
-            for (mx, slot) in row.iter_mut().enumerate() {
-                if active(&t, mx, my) {
-                    *slot = cells.len() as i32;
-                    cells.push((my * GRID_W + mx) as u32);
-                }
-            }
-        }
+        let _ = for_active::<()>(&t, |mx, my| {
+            index[my * GRID_W + mx] = cells.len() as i32;
+            cells.push((my * GRID_W + mx) as u32);
+            Ok(())
+        });
         Some(Grid { index, cells })
     }
 

@@ -42,15 +42,6 @@ const FEATURE_ORDER: [(usize, usize); 16] = [
     (0, 0),
 ];
 
-/// Is control cell (mx, my) active (§7.3)?
-#[inline(always)]
-pub(super) fn active(t: &Texels<'_>, mx: usize, my: usize) -> bool {
-    debug_assert!(mx < GRID_W && my < GRID_H);
-    // SAFETY: x = 512 + mx < 1024, y = 768 + my < 960.
-    let c = unsafe { t.texel(MAP_COVERAGE + mx, 768 + my) };
-    c[0] != 0 && c[3] != 0
-}
-
 /// Representative pick (§7.6): the opaque block sample nearest the mean.
 fn representative(t: &Texels<'_>, mx: usize, my: usize, anchor: [u8; 4]) -> [u8; 4] {
     let mut samples = [[0u8; 4]; 16];
@@ -212,23 +203,47 @@ pub(crate) fn decode_into(
     each_active(&t, |mx, my, i| point(&t, ext, mx, my, &mut slots[i]))
 }
 
+/// Calls `f(mx, my)` for every active control cell (mx, my) in row-major
+/// order (§7.2; active per §7.3: coverage texel with R ≠ 0 and A ≠ 0),
+/// stopping at its first error. A run of 16 coverage
+/// texels whose alpha bytes are all zero holds no active cell and is passed
+/// over with one read (most of a real atlas's 256×192 grid is empty).
+#[inline(always)]
+pub(super) fn for_active<E>(
+    t: &Texels<'_>,
+    mut f: impl FnMut(usize, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    for my in 0..GRID_H {
+        for bx in (0..GRID_W).step_by(16) {
+            // SAFETY: x = 512 + bx + 15 ≤ 767 ≤ 1024, y = 768 + my < 960.
+            let run = unsafe { t.run::<16>(MAP_COVERAGE + bx, 768 + my) };
+            if run.iter().fold(0u8, |a, c| a | c[3]) == 0 {
+                continue;
+            }
+            for (i, c) in run.iter().enumerate() {
+                if c[0] != 0 && c[3] != 0 {
+                    f(bx + i, my)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Calls `f(mx, my, i)` for the `i`-th active control cell (mx, my) in
-/// row-major order (§7.2, §7.3), stopping at its first error. Returns the
-/// count of active cells; none is an `Empty` error.
+/// row-major order, stopping at its first error. Returns the count of
+/// active cells; none is an `Empty` error.
 #[inline(always)]
 fn each_active(
     t: &Texels<'_>,
     mut f: impl FnMut(usize, usize, usize) -> Result<(), DecodeError>,
 ) -> Result<usize, DecodeError> {
     let mut count = 0usize;
-    for my in 0..GRID_H {
-        for mx in 0..GRID_W {
-            if active(t, mx, my) {
-                f(mx, my, count)?;
-                count += 1;
-            }
-        }
-    }
+    for_active(t, |mx, my| {
+        f(mx, my, count)?;
+        count += 1;
+        Ok(())
+    })?;
     if count == 0 {
         return Err(DecodeError {
             kind: DecodeErrorKind::Empty,
@@ -258,11 +273,10 @@ pub(crate) fn zero_padding(records: &mut [MaybeUninit<R2DRotPoint>]) {
 /// Number of active cells of a valid atlas (`None`: header invalid).
 pub(super) fn count_active(t: &Texels<'_>) -> usize {
     let mut n = 0;
-    for my in 0..GRID_H {
-        for mx in 0..GRID_W {
-            n += active(t, mx, my) as usize;
-        }
-    }
+    let _ = for_active::<()>(t, |_, _| {
+        n += 1;
+        Ok(())
+    });
     n
 }
 
