@@ -37,6 +37,8 @@ FUZZ_TOOL     := cargo +nightly fuzz
 FUZZ_TARGETS  := $(shell awk '/^\[\[bin\]\]/{b=1;next} b&&/^name *=/{gsub(/^name *= *"|"$$/,"");print;b=0}' fuzz/Cargo.toml)
 FUZZ_FLAGS    := -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
 ASAN_TARGET   := x86_64-unknown-linux-gnu
+# js reads only the first 16 calls (8 bytes each) of an input (src/js/fuzz.rs MAX_CALLS)
+fuzz_len       = $(if $(filter js,$(1)),-max_len=128)
 
 TEST_TARGETS  += fuzz-smoke
 
@@ -51,8 +53,9 @@ fuzz-smoke:
 	set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p target/fuzz/$$t; \
 	  echo "fuzz-smoke: $$t ($(FUZZ_SECS) s)"; \
+	  case $$t in js) len=-max_len=128;; *) len=;; esac; \
 	  if ! (cd fuzz && $(FUZZ_TOOL) run -O $$t ../target/fuzz/$$t corpus/$$t -- \
-	      -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS)) > target/fuzz/$$t.log 2>&1; then \
+	      -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $$len) > target/fuzz/$$t.log 2>&1; then \
 	    tail -40 target/fuzz/$$t.log; echo "fuzz-smoke: $$t FAILED"; exit 1; fi; \
 	  grep -E '^stat::number_of_executed_units|^stat::peak_rss' target/fuzz/$$t.log || true; \
 	done; echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) passed, 0 failed"
@@ -60,13 +63,13 @@ fuzz-smoke:
 fuzz-run:
 	mkdir -p target/fuzz/$(T)
 	cd fuzz && nice -n 10 $(FUZZ_TOOL) run -O $(T) ../target/fuzz/$(T) corpus/$(T) -- \
-	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS)
+	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $(call fuzz_len,$(T))
 
 fuzz-volume:
 	mkdir -p target/fuzz/$(T)
 	cd fuzz && nice -n 10 $(FUZZ_TOOL) run -O -s none --no-trace-compares \
 	  --target-dir ../target/fuzz-volume $(T) ../target/fuzz/$(T) corpus/$(T) -- \
-	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS)
+	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $(call fuzz_len,$(T))
 
 fuzz-cmin:
 	set -e; for t in $(FUZZ_TARGETS); do \
