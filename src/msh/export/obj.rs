@@ -37,28 +37,33 @@ struct Refs {
     vn: Vec<u64>,
 }
 
-/// Writes a `vn` line for a usable normal and records its 1-based index in
-/// `refs.vn`, or records 0 (no normal) and counts a degenerate one when the
-/// model has normals.
-fn normal(
-    out: &mut String,
-    n: Option<[f32; 3]>,
-    has_normals: bool,
-    vncount: &mut u64,
-    degenerate: &mut u64,
-    refs: &mut Refs,
-) {
-    match n {
-        Some(n) => {
-            let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
-            *vncount += 1;
-            refs.vn.push(*vncount);
-        }
-        None => {
-            if has_normals {
-                *degenerate += 1;
+/// The `vn` lines written so far and the model's normals left out.
+struct Normals {
+    /// The model has a normal stream (a missing normal then counts).
+    has: bool,
+    /// `vn` lines written (the last 1-based index).
+    written: u64,
+    /// Normals shorter than 1e-6, written as no `vn` reference.
+    degenerate: u64,
+}
+
+impl Normals {
+    /// Writes a `vn` line for a usable normal and records its 1-based index
+    /// in `refs.vn`, or records 0 (no normal) and counts a degenerate one
+    /// when the model has normals.
+    fn write(&mut self, out: &mut String, n: Option<[f32; 3]>, refs: &mut Refs) {
+        match n {
+            Some(n) => {
+                let _ = writeln!(out, "vn {} {} {}", n[0], n[1], n[2]);
+                self.written += 1;
+                refs.vn.push(self.written);
             }
-            refs.vn.push(0);
+            None => {
+                if self.has {
+                    self.degenerate += 1;
+                }
+                refs.vn.push(0);
+            }
         }
     }
 }
@@ -83,7 +88,11 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
     check_exportable(m, o)?;
     let mut out = String::new();
     let mut bad = 0u64;
-    let mut degenerate = 0u64;
+    let mut normals = Normals {
+        has: m.has_normals(),
+        written: 0,
+        degenerate: 0,
+    };
     let uvs = m.has_uvs();
     let unposed = o.no_pose || o.all_batches;
     let _ = writeln!(
@@ -104,7 +113,6 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
     );
     let ps = parts(m, o);
     let mut vcount = 0u64;
-    let mut vncount = 0u64;
     if unposed {
         // every vertex once, in order
         let nv = m.vertex_count();
@@ -126,14 +134,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
         }
         for v in 0..nv {
             let n = m.normal(v).and_then(unit);
-            normal(
-                &mut out,
-                n,
-                m.has_normals(),
-                &mut vncount,
-                &mut degenerate,
-                &mut refs,
-            );
+            normals.write(&mut out, n, &mut refs);
         }
         for p in &ps {
             let _ = writeln!(out, "o {}", clean(&p.name));
@@ -185,14 +186,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                     .normal(v as usize)
                     .map(|n| transform_dir(w, n))
                     .and_then(unit);
-                normal(
-                    &mut out,
-                    n,
-                    m.has_normals(),
-                    &mut vncount,
-                    &mut degenerate,
-                    &mut refs,
-                );
+                normals.write(&mut out, n, &mut refs);
             }
             for b in &p.batches {
                 let _ = writeln!(out, "usemtl mat_{}", b.material_index);
@@ -216,7 +210,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
         ),
         summary_diag(
             "W_EXPORT_NORMAL",
-            degenerate,
+            normals.degenerate,
             "vertices with a normal shorter than 1e-6 have no vn reference",
         ),
     ]
