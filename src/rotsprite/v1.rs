@@ -74,12 +74,12 @@ const EAR_SPHERES: [([f64; 3], f64); 2] = [
 ];
 
 /// Whether the line `o + t·d` passes farther than √r2 from `c`
-/// (`|w|²·|d|² − (w·d)² > r2·|d|²` with `w = o − c`, no division).
-fn line_misses(o: [f64; 3], d: [f64; 3], (c, r2): ([f64; 3], f64)) -> bool {
+/// (`|w|²·|d|² − (w·d)² > r2·|d|²` with `w = o − c`, no division; `dd` is
+/// `|d|²`, the same for every pixel of a frame).
+fn line_misses(o: [f64; 3], d: [f64; 3], dd: f64, (c, r2): ([f64; 3], f64)) -> bool {
     let w = [o[0] - c[0], o[1] - c[1], o[2] - c[2]];
     let ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
     let wd = w[0] * d[0] + w[1] * d[1] + w[2] * d[2];
-    let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     ww * dd - wd * wd > r2 * dd
 }
 
@@ -162,6 +162,7 @@ fn raster_with(
         sp: b.sin(),
     };
     let d = inv.apply([0.0, 0.0, -1.0]);
+    let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     out.fill(0);
     let two_pi = 2.0 * PI;
     for y in 0..V1_SIZE {
@@ -174,7 +175,7 @@ fn raster_with(
                     0 => HEAD_SPHERE,
                     _ => EAR_SPHERES[part - 1],
                 };
-                if skip && line_misses(o, d, sphere) {
+                if skip && line_misses(o, d, dd, sphere) {
                     continue;
                 }
                 let t = match part {
