@@ -10,7 +10,9 @@ use re2d::sprite::Style;
 /// golden atlas compiled from the same surface as `<base>.png`.
 fn fixture(base: &str) -> PathBuf {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("re2d-character-{}-{base}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-character-{base}"));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for ext in ["character.json", "animations.json"] {
         std::fs::copy(
@@ -113,7 +115,8 @@ fn prop_spins() {
 fn load_errors() {
     let missing = Character::load(std::path::Path::new("/nonexistent/a.character.json"));
     assert_eq!(missing.err().unwrap().class, ErrorClass::Error);
-    let dir = std::env::temp_dir().join(format!("re2d-character-bad-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-character-bad");
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("x.character.json");
     std::fs::write(&p, "{ not json").unwrap();

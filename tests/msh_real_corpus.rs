@@ -80,7 +80,7 @@ fn real_corpus() {
 
 #[test]
 fn corpus_checks_run_on_a_generated_directory() {
-    let d = std::env::temp_dir().join(format!("re2d-msh-corpus-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-msh-corpus");
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("sub")).unwrap();
     for (i, p) in [

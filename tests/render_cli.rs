@@ -10,7 +10,8 @@ fn re2d() -> Command {
 /// Animal template + the existing engine's atlas compiled from its surface.
 fn fixture(tag: &str) -> PathBuf {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("re2d-render-{}-{tag}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-render-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for f in ["animal.character.json", "animal.animations.json"] {
         std::fs::copy(repo.join("assets").join(f), dir.join(f)).unwrap();

@@ -7,8 +7,9 @@ use re2d::rotsprite::synth::dense_atlas;
 use re2d::sprite::{LegacyRig, PartSelection, SpriteHandle, Style, file_stamp};
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("re2d-sprite-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-sprite");
     std::fs::create_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_file(dir.join(name));
     dir.join(name)
 }
 

@@ -126,33 +126,39 @@ struct Host {
     runs: u64,
 }
 
+/// The fixture files the generated calls read. Their content is fixed, so every fuzz process
+/// and test shares one folder (none is left behind per process); each file is written under a
+/// private name and renamed into place, so no process reads a half-written file.
 fn fixtures() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("re2d-fuzz-js-{}", std::process::id()));
+    let dir = std::env::temp_dir().join("re2d-fuzz-js");
     let _ = std::fs::create_dir_all(&dir);
+    let put = |name: &str, bytes: &[u8]| {
+        let tmp = dir.join(format!(".{name}.{}", std::process::id()));
+        if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, dir.join(name)).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    };
     let png = |w: u32, h: u32, f: &dyn Fn(u32, u32) -> [u8; 4]| {
         let px: Vec<u8> = (0..h)
             .flat_map(|y| (0..w).flat_map(move |x| f(x, y)))
             .collect();
         crate::png_io::encode_rgba(&px, w, h).unwrap_or_default()
     };
-    let _ = std::fs::write(
-        dir.join("tiny.png"),
-        png(4, 4, &|x, y| [x as u8 * 60, y as u8 * 60, 9, 255]),
+    put(
+        "tiny.png",
+        &png(4, 4, &|x, y| [x as u8 * 60, y as u8 * 60, 9, 255]),
     );
-    let _ = std::fs::write(
-        dir.join("v1.png"),
-        png(64, 64, &|x, y| [x as u8, y as u8, 200, 255]),
-    );
+    put("v1.png", &png(64, 64, &|x, y| [x as u8, y as u8, 200, 255]));
     let mut huge = png(1, 1, &|_, _| [0; 4]);
     huge[16..24].copy_from_slice(&[0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0]); // 100000×100000 (bad CRC too)
-    let _ = std::fs::write(dir.join("huge.png"), huge);
-    let _ = std::fs::write(
-        dir.join("model.json"),
-        r#"{"version":1,"atlas":"v1.png","rig":{"bones":[{"name":"root"}],"parts":[{"id":1,"bone":"root"}]}}"#,
+    put("huge.png", &huge);
+    put(
+        "model.json",
+        br#"{"version":1,"atlas":"v1.png","rig":{"bones":[{"name":"root"}],"parts":[{"id":1,"bone":"root"}]}}"#,
     );
-    let _ = std::fs::write(dir.join("anim.json"), r#"{"version":1,"clips":{}}"#);
-    let _ = std::fs::write(dir.join("bad.json"), "{\"version\":1,\"atlas\":\"\\ud800\"");
-    let _ = std::fs::write(dir.join("text.txt"), "hello");
+    put("anim.json", br#"{"version":1,"clips":{}}"#);
+    put("bad.json", b"{\"version\":1,\"atlas\":\"\\ud800\"");
+    put("text.txt", b"hello");
     dir
 }
 
