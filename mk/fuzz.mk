@@ -1,7 +1,8 @@
 # re2d fuzzing and Rust sanitizers (issue 12); included by the top Makefile.
 #
-#   make fuzz-smoke       every fuzz target for FUZZ_SECS (30) s from its committed corpus (in
-#                         `make test` when cargo-fuzz is installed; prints "skipped" otherwise)
+#   make fuzz-smoke       every fuzz target for FUZZ_SECS (30) s from its committed corpus, FUZZ_JOBS
+#                         (one per core) at a time (tools/fuzz-smoke.sh; in `make test` when
+#                         cargo-fuzz is installed; prints "skipped" otherwise)
 #   make fuzz-run T=atlas FUZZ_SECS=600   one longer campaign (new inputs go to target/fuzz/T)
 #   make fuzz-volume T=js FUZZ_SECS=3600   the same campaign built for throughput: no
 #                         sanitizer, no compare tracing (`-s none --no-trace-compares`, its
@@ -35,6 +36,7 @@
 FUZZ_SECS     ?= 30
 FUZZ_TOOL     := cargo +nightly fuzz
 FUZZ_TARGETS  := $(shell awk '/^\[\[bin\]\]/{b=1;next} b&&/^name *=/{gsub(/^name *= *"|"$$/,"");print;b=0}' fuzz/Cargo.toml)
+FUZZ_JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_FLAGS    := -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
 ASAN_TARGET   := x86_64-unknown-linux-gnu
 # js reads only the first 16 calls (8 bytes each) of an input (src/js/fuzz.rs MAX_CALLS)
@@ -50,15 +52,7 @@ fuzz-list:
 fuzz-smoke:
 	@if ! $(FUZZ_TOOL) --version >/dev/null 2>&1; then \
 	  echo "fuzz-smoke: skipped: cargo-fuzz not installed"; exit 0; fi; \
-	set -e; for t in $(FUZZ_TARGETS); do \
-	  mkdir -p target/fuzz/$$t; \
-	  echo "fuzz-smoke: $$t ($(FUZZ_SECS) s)"; \
-	  case $$t in js) len=-max_len=128;; *) len=;; esac; \
-	  if ! (cd fuzz && $(FUZZ_TOOL) run -O $$t ../target/fuzz/$$t corpus/$$t -- \
-	      -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $$len) > target/fuzz/$$t.log 2>&1; then \
-	    tail -40 target/fuzz/$$t.log; echo "fuzz-smoke: $$t FAILED"; exit 1; fi; \
-	  grep -E '^stat::number_of_executed_units|^stat::peak_rss' target/fuzz/$$t.log || true; \
-	done; echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) passed, 0 failed"
+	tools/fuzz-smoke.sh $(FUZZ_SECS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 fuzz-run:
 	mkdir -p target/fuzz/$(T)
