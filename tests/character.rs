@@ -1,5 +1,7 @@
 // re2d tests — character models rendered headless from the shipped templates and the existing engine's atlases.
 
+mod common;
+
 use std::path::PathBuf;
 
 use re2d::character::{Character, Expression, FrameRequest};
@@ -10,10 +12,7 @@ use re2d::sprite::Style;
 /// golden atlas compiled from the same surface as `<base>.png`.
 fn fixture(base: &str) -> PathBuf {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-character-{base}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_dir(&format!("re2d-character-{base}"));
     for ext in ["character.json", "animations.json"] {
         std::fs::copy(
             repo.join(format!("assets/{base}.{ext}")),
@@ -115,9 +114,7 @@ fn prop_spins() {
 fn load_errors() {
     let missing = Character::load(std::path::Path::new("/nonexistent/a.character.json"));
     assert_eq!(missing.err().unwrap().class, ErrorClass::Error);
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-character-bad");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_dir("re2d-character-bad");
     let p = dir.join("x.character.json");
     std::fs::write(&p, "{ not json").unwrap();
     assert_eq!(Character::load(&p).err().unwrap().class, ErrorClass::Syntax);

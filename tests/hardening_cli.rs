@@ -2,6 +2,8 @@
 //! Every test runs the real `re2d` binary in its own temp dir. Row numbers
 //! refer to the table of issue 12.
 
+mod common;
+
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
@@ -17,10 +19,7 @@ fn repo() -> PathBuf {
 }
 
 fn tmp(tag: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-hard-{tag}"));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-hard-{tag}"))
 }
 
 /// The animal model with its atlas (the existing engine's compiled atlas).

@@ -1,5 +1,7 @@
 // re2d nres/msh CLI tests: every command of §8, --json, exit codes 0/1/2/3, one-line errors, --help, atomic outputs that never replace an input (spec: msh.md §8).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,10 +14,7 @@ fn re2d(args: &[&str]) -> Output {
 }
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-msh-cli-{name}"));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-msh-cli-{name}"))
 }
 
 fn s(p: &Path) -> &str {

@@ -1,5 +1,7 @@
 // re2d MSH export tests: the Khronos glTF validator on every synthetic profile (with and without --anim) plus negative controls, and node/vertex/face counts of glTF and OBJ against the generator's own record (spec: msh.md §7, §9).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -12,11 +14,7 @@ use re2d::nres::Profile;
 use serde_json::Value;
 
 fn tmp(name: &str) -> PathBuf {
-    let d =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-msh-export-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-msh-export-{name}"))
 }
 
 fn load(s: &Synth) -> Model<'_> {

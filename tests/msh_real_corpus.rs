@@ -1,5 +1,7 @@
 // re2d optional real-corpus test: RE2D_MSH_CORPUS=DIR runs the round-trip checks of msh.md §9 (items 1–3) on every file under DIR; without it the test prints "skipped: no corpus". The same checks also run on a generated directory so the code path is exercised.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use re2d::limits::Limits;
@@ -80,8 +82,7 @@ fn real_corpus() {
 
 #[test]
 fn corpus_checks_run_on_a_generated_directory() {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-msh-corpus");
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::fresh_dir("re2d-msh-corpus");
     std::fs::create_dir_all(d.join("sub")).unwrap();
     for (i, p) in [
         "triangle",

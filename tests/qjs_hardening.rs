@@ -3,6 +3,8 @@
 //! temp dir. Row numbers refer to the table of issue 12.
 #![cfg(feature = "js")]
 
+mod common;
+
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -13,10 +15,7 @@ fn qjs() -> Command {
 }
 
 fn tmp(tag: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-qjs-hard-{tag}"));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-qjs-hard-{tag}"))
 }
 
 /// A PNG whose IHDR claims `w`×`h` (and no pixels).

@@ -1,5 +1,7 @@
 // re2d CLI end-to-end tests: compile, exit codes, atomic publish, build, atlas inspect (spec: surface-compiler.md §8, §9, §11.9).
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -13,10 +15,7 @@ fn re2d(args: &[&str]) -> Output {
 }
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-cli-{name}"));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-cli-{name}"))
 }
 
 fn s(p: &Path) -> &str {

@@ -1,5 +1,7 @@
 // re2d tests — `re2d render` end to end: frames, sheets, determinism, errors and exit codes.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -10,9 +12,7 @@ fn re2d() -> Command {
 /// Animal template + the existing engine's atlas compiled from its surface.
 fn fixture(tag: &str) -> PathBuf {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-render-{tag}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_dir(&format!("re2d-render-{tag}"));
     for f in ["animal.character.json", "animal.animations.json"] {
         std::fs::copy(repo.join("assets").join(f), dir.join(f)).unwrap();
     }

@@ -2,6 +2,8 @@
 // clips, validation errors, the independent checker, the reference renderer, the CLI and the
 // fuzz corpus replay.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -30,10 +32,7 @@ fn load(name: &str) -> Model {
 }
 
 fn tmp(tag: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("re2d-riv-{tag}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-riv-{tag}"))
 }
 
 /// A model from JSON with in-memory textures (`id` → PNG).

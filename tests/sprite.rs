@@ -1,16 +1,16 @@
 // re2d tests — rotsprite handles (the engine natives of js-rotsprite.md §10) on real PNG files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use re2d::model::ErrorClass;
 use re2d::rotsprite::synth::dense_atlas;
 use re2d::sprite::{LegacyRig, PartSelection, SpriteHandle, Style, file_stamp};
 
+/// `name` in a fresh folder of its own (names differ between tests).
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("re2d-sprite");
-    std::fs::create_dir_all(&dir).unwrap();
-    let _ = std::fs::remove_file(dir.join(name));
-    dir.join(name)
+    common::fresh_dir(&format!("re2d-sprite-{name}")).join(name)
 }
 
 fn write_png(path: &Path, rgba: &[u8], w: u32) {

@@ -1,7 +1,18 @@
-// re2d tests — shared helpers: FNV-1a 64 digests and point builders.
+// re2d tests — shared helpers: FNV-1a 64 digests, point builders, working folders.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
 use re2d::rotsprite::{CBool, R2DRotPoint};
+
+/// An empty working folder `name` in Cargo's `target/tmp/` (removed and made again, so no
+/// file of an earlier run is seen). One name per test: tests run in parallel.
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
 
 /// FNV-1a 64 over bytes, as 16 lowercase hex digits (spec conventions).
 pub fn fnv(bytes: &[u8]) -> String {
