@@ -39,8 +39,10 @@ FUZZ_TARGETS  := $(shell awk '/^\[\[bin\]\]/{b=1;next} b&&/^name *=/{gsub(/^name
 FUZZ_JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_FLAGS    := -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
 ASAN_TARGET   := x86_64-unknown-linux-gnu
-# js reads only the first 16 calls (8 bytes each) of an input (src/js/fuzz.rs MAX_CALLS)
-fuzz_len       = $(if $(filter js,$(1)),-max_len=128)
+# Per-target libFuzzer flags, FUZZ_FLAGS_<target>: js reads only the first 16 calls
+# (8 bytes each) of an input (src/js/fuzz.rs MAX_CALLS).
+FUZZ_FLAGS_js := -max_len=128
+fuzz_flags     = $(FUZZ_FLAGS) $(FUZZ_FLAGS_$(1))
 
 TEST_TARGETS  += fuzz-smoke
 
@@ -52,18 +54,19 @@ fuzz-list:
 fuzz-smoke:
 	@if ! $(FUZZ_TOOL) --version >/dev/null 2>&1; then \
 	  echo "fuzz-smoke: skipped: cargo-fuzz not installed"; exit 0; fi; \
-	tools/fuzz-smoke.sh $(FUZZ_SECS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
+	FUZZ_FLAGS="$(FUZZ_FLAGS)" $(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_FLAGS_$(t)),FUZZ_FLAGS_$(t)="$(FUZZ_FLAGS_$(t))")) \
+	  tools/fuzz-smoke.sh $(FUZZ_SECS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 fuzz-run:
 	mkdir -p target/fuzz/$(T)
 	cd fuzz && nice -n 10 $(FUZZ_TOOL) run -O $(T) ../target/fuzz/$(T) corpus/$(T) -- \
-	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $(call fuzz_len,$(T))
+	  -max_total_time=$(FUZZ_SECS) $(call fuzz_flags,$(T))
 
 fuzz-volume:
 	mkdir -p target/fuzz/$(T)
 	cd fuzz && nice -n 10 $(FUZZ_TOOL) run -O -s none --no-trace-compares \
 	  --target-dir ../target/fuzz-volume $(T) ../target/fuzz/$(T) corpus/$(T) -- \
-	  -max_total_time=$(FUZZ_SECS) $(FUZZ_FLAGS) $(call fuzz_len,$(T))
+	  -max_total_time=$(FUZZ_SECS) $(call fuzz_flags,$(T))
 
 fuzz-cmin:
 	set -e; for t in $(FUZZ_TARGETS); do \

@@ -4,7 +4,10 @@
 # time (one per core: libFuzzer's -timeout=1 must not share a core with another fuzzer).
 # New inputs go to target/fuzz/<t>, the log to target/fuzz/<t>.log, a crashing input to
 # fuzz/artifacts/<t>/. Prints one line per target; on a failure the log's tail, exit 1.
+# libFuzzer flags come from make (mk/fuzz.mk): FUZZ_FLAGS for every target, FUZZ_FLAGS_<t>
+# added for target t.
 set -u
+: "${FUZZ_FLAGS:?set by make fuzz-smoke (mk/fuzz.mk)}"
 secs=$1 jobs=$2
 shift 2
 cd "$(dirname "$0")/.."
@@ -16,11 +19,11 @@ if ! (cd fuzz && cargo +nightly fuzz build -O) >target/fuzz/build.log 2>&1; then
 fi
 
 one() {
-  local t=$1 len=
-  [ "$t" = js ] && len=-max_len=128 # src/js/fuzz.rs reads 16 calls of 8 bytes
+  local t=$1 own="FUZZ_FLAGS_$1"
   mkdir -p "target/fuzz/$t"
+  # shellcheck disable=SC2086 # the flags are words
   if (cd fuzz && cargo +nightly fuzz run -O "$t" "../target/fuzz/$t" "corpus/$t" -- \
-      -max_total_time="$FUZZ_SMOKE_SECS" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 $len) \
+      -max_total_time="$FUZZ_SMOKE_SECS" $FUZZ_FLAGS ${!own:-}) \
       >"target/fuzz/$t.log" 2>&1; then
     echo "fuzz-smoke: $t ($FUZZ_SMOKE_SECS s): $(awk '/^stat::number_of_executed_units/{e=$2} /^stat::peak_rss_mb/{r=$2} END{print e " executions, peak RSS " r " MB"}' "target/fuzz/$t.log")"
   else
