@@ -57,8 +57,9 @@ impl InversePose {
     }
 }
 
-/// Bounding spheres (centre, squared radius) that let a pixel skip a part's
-/// exact test. The head (semi-axes 14, 18, 12) lies within radius 18 of the
+/// Bounding spheres (centre, squared radius) of the parts in `raster`'s
+/// order (head, `ear_hit(1.0)`, `ear_hit(-1.0)`) that let a pixel skip a
+/// part's exact test. The head (semi-axes 14, 18, 12) lies within radius 18 of the
 /// origin, tested with 19; the left ear prism (triangle (−13,−27), (−4,−12),
 /// (−16,−9) of the first three planes, |z| ≤ 3) within √134 ≈ 11.6 of
 /// (−11, −16, 0), tested with 13; the right ear mirrors x. A ray line that
@@ -67,8 +68,8 @@ impl InversePose {
 /// skipping it leaves every output byte unchanged (checked against the
 /// plain per-pixel loop in the tests) and spares most pixels their ~17
 /// divisions.
-const HEAD_SPHERE: ([f64; 3], f64) = ([0.0, 0.0, 0.0], 19.0 * 19.0);
-const EAR_SPHERES: [([f64; 3], f64); 2] = [
+const PART_SPHERES: [([f64; 3], f64); 3] = [
+    ([0.0, 0.0, 0.0], 19.0 * 19.0),
     ([-11.0, -16.0, 0.0], 13.0 * 13.0),
     ([11.0, -16.0, 0.0], 13.0 * 13.0),
 ];
@@ -171,11 +172,7 @@ fn raster_with(
             let mut nearest = 201.0;
             let mut chosen: Option<[u8; 4]> = None;
             for part in 0..3 {
-                let sphere = match part {
-                    0 => HEAD_SPHERE,
-                    _ => EAR_SPHERES[part - 1],
-                };
-                if skip && line_misses(o, d, dd, sphere) {
+                if skip && line_misses(o, d, dd, PART_SPHERES[part]) {
                     continue;
                 }
                 let t = match part {
