@@ -2,6 +2,7 @@
 
 use super::super::image::AtlasImage;
 use super::super::types::{CBool, R2DRotPoint};
+use std::convert::Infallible;
 use std::mem::MaybeUninit;
 
 use super::decode::{for_active, point};
@@ -26,7 +27,7 @@ impl Grid {
         index.resize(MAX_POINTS, -1);
         let mut cells = Vec::new();
         cells.try_reserve_exact(MAX_POINTS).ok()?;
-        let _ = for_active::<()>(&t, |mx, my| {
+        let Ok(()) = for_active::<Infallible>(&t, |mx, my| {
             index[my * GRID_W + mx] = cells.len() as i32;
             cells.push((my * GRID_W + mx) as u32);
             Ok(())

@@ -1,5 +1,6 @@
 // re2d — v2 point decode: activity, rejection rules, point construction and colour picks (spec: rotsprite-atlas.md §6–7).
 
+use std::convert::Infallible;
 use std::mem::MaybeUninit;
 
 use super::super::image::AtlasImage;
@@ -273,7 +274,7 @@ pub(crate) fn zero_padding(records: &mut [MaybeUninit<R2DRotPoint>]) {
 /// Number of active cells of a valid atlas (`None`: header invalid).
 pub(super) fn count_active(t: &Texels<'_>) -> usize {
     let mut n = 0;
-    let _ = for_active::<()>(t, |_, _| {
+    let Ok(()) = for_active::<Infallible>(t, |_, _| {
         n += 1;
         Ok(())
     });
