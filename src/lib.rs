@@ -32,6 +32,7 @@ pub mod nres;
 pub mod png_encode;
 pub mod png_io;
 pub mod publish;
+pub mod rig;
 pub mod riv;
 pub mod rotsprite;
 pub mod sprite;

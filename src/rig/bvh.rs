@@ -1,0 +1,1 @@
+//! BVH motion capture reader (rig.md §6). Being written.

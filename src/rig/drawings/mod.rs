@@ -1,0 +1,1 @@
+//! Generated test drawings: painted characters on a chroma key with ground-truth labels. Being written.
