@@ -4,6 +4,7 @@
 //!
 //! | file | stage | spec |
 //! |---|---|---|
+//! | `error.rs` | [`RigError`]: `E_RIG_*` / `E_BVH_*` codes, one line each | §1, §6 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `motion.rs` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
 //! | `drawings/` | painted test characters on a chroma key with ground-truth labels | issue 19 §7 |
@@ -12,4 +13,7 @@
 
 pub mod bvh;
 pub mod drawings;
+pub mod error;
 pub mod motion;
+
+pub use error::RigError;
