@@ -1,26 +1,43 @@
-# re2d — thin wrapper over cargo. `make demo` shows output, `make test` runs
-# every test (what .ci/run calls). Area-specific targets live in mk/*.mk and
-# add themselves to TEST_TARGETS / DEMO_TARGETS / BENCH_TARGETS.
+# re2d — thin wrapper over cargo. `make demo` shows output, `make test` installs what the tests
+# need (`make deps`) and runs every test (what .ci/run calls). Area-specific targets live in
+# mk/*.mk and add themselves to TEST_TARGETS / DEMO_TARGETS / BENCH_TARGETS.
+#
+# One release build: `cargo build --release` builds the workspace's default members (the core
+# library libre2d.a/.so, the CLI `re2d`, the QuickJS host `re2d-qjs`) with the core compiled
+# once; every target that needs a release binary depends on `release` and never asks cargo for a
+# subset (a subset can resolve other features and rebuild the core).
 
 CARGO    ?= cargo
 PREFIX   ?= /usr/local
 CBINDGEN_VERSION := 0.29.4
 TOOLS    := $(CURDIR)/target/tools
 CBINDGEN := $(TOOLS)/bin/cbindgen
+PY       := $(CURDIR)/target/venv/bin/python
 LIB_A    := target/release/libre2d.a
 LIB_SO   := target/release/libre2d.so
 VERSION  := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
-TEST_TARGETS  :=
+# cargo-fuzz and cbindgen are installed into target/tools (make deps, the header target)
+export PATH := $(TOOLS)/bin:$(PATH)
+
+TEST_TARGETS  := header-check cargo-test
 DEMO_TARGETS  :=
 BENCH_TARGETS := bench-core
 
-.PHONY: all release header header-check test cargo-test demo demo-core bench bench-core install uninstall clean
+.PHONY: all deps release examples header header-check test cargo-test demo demo-core bench bench-core install uninstall clean
 
 all: release
 
+# What the tests need beyond the Rust toolchain (tools/deps.sh: apt packages when root, else one
+# line naming them and exit 2; Pillow in target/venv; npm ci; cargo-fuzz in target/tools).
+deps:
+	@tools/deps.sh
+
 release:
-	$(CARGO) build --release --lib
+	$(CARGO) build --release
+
+examples: release
+	$(CARGO) build --release --examples
 
 -include mk/*.mk
 
@@ -43,17 +60,20 @@ header: $(CBINDGEN)
 header-check: header
 	git diff --exit-code -- include/
 
+# The workspace's default members (core, cli, qjs): unit, integration, example, bench-build
+# and doc tests in one debug build.
 cargo-test:
 	$(CARGO) test --all-targets
 
-test: header-check cargo-test $(TEST_TARGETS)
-	@echo "make test: all test targets passed"
+# Every test target in order, each timed (tools/run-tests.sh prints the table at the end).
+test: deps
+	@tools/run-tests.sh $(TEST_TARGETS)
 
 demo: release demo-core $(DEMO_TARGETS)
 
 # Renders a generated atlas walking and turning (smooth 512 and pixel 128) into out/.
-demo-core:
-	$(CARGO) run --release --example demo -- out
+demo-core: examples
+	target/release/examples/demo out
 
 bench: $(BENCH_TARGETS)
 
@@ -62,14 +82,12 @@ bench-core:
 
 # Installs the libraries, the headers, re2d.pc and the binaries re2d and re2d-qjs under
 # $(DESTDIR)$(PREFIX); `make uninstall` with the same PREFIX removes exactly those files
-# (and the directories, when that leaves them empty). re2d-qjs (feature js) is built first
-# and the library last, so the installed libre2d.a/.so are the C library without QuickJS.
+# (and the directories, when that leaves them empty). libre2d.a/.so are the core crate alone:
+# QuickJS and clap live in the qjs and cli crates.
 INSTALLED := lib/libre2d.a lib/libre2d.so include/rotsprite_math.h include/re2d.h lib/pkgconfig/re2d.pc \
              bin/re2d bin/re2d-qjs
 
-install:
-	$(CARGO) build --release --features js --bin re2d-qjs
-	$(CARGO) build --release --bin re2d --lib
+install: release
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/

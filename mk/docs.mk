@@ -15,12 +15,10 @@ TEST_TARGETS += docs-check link-check doc-test
 
 .PHONY: docs docs-check link-check doc-test docs-img
 
-docs:
-	$(CARGO) build --release --bin re2d
+docs: release
 	python3 tools/gen_cli_docs.py $(DOCS_RE2D) docs/cli.md
 
-docs-check:
-	$(CARGO) build --release --bin re2d
+docs-check: release
 	@mkdir -p target
 	python3 tools/gen_cli_docs.py $(DOCS_RE2D) target/cli.md
 	@diff -u docs/cli.md target/cli.md || { echo "docs/cli.md is stale: run 'make docs' and commit it"; exit 1; }
@@ -36,7 +34,8 @@ link-check:
 
 doc-test:
 	$(CARGO) test --doc
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --lib --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
 
 docs-img: demo
-	$(CARGO) run --release --quiet --example docs_img -- out $(DOCS_IMG)
+	$(MAKE) --no-print-directory examples
+	target/release/examples/docs_img out $(DOCS_IMG)

@@ -79,8 +79,12 @@ ffi-test: ffi-build
 	  "RE2D_THREADS" "$(FFI_BUILD)/env_threads" \
 	  "allocation failure" "RUST_BACKTRACE=0 $(FFI_BUILD)/alloc_fail"
 
+# A workspace member outside default-members (bindgen needs libclang), in the same target dir.
+# `--workspace --test layout`, not `-p`: features resolved over the whole workspace are those
+# of cargo-test, so the core built for the tests is reused (with `-p` alone, indexmap's
+# hashbrown loses features that other members turn on, and the core would be rebuilt).
 layout-test:
-	cd $(FFI_DIR)/layout && $(CARGO) test --quiet
+	$(CARGO) test --workspace --test layout
 
 test-valgrind: release
 	$(MAKE) --no-print-directory $(FFI_BUILD)/ffi_tests_plain

@@ -1,8 +1,10 @@
 # re2d fuzzing and Rust sanitizers (issue 12); included by the top Makefile.
 #
-#   make fuzz-smoke       every fuzz target for FUZZ_SECS (30) s from its committed corpus, FUZZ_JOBS
-#                         (one per core) at a time (tools/fuzz-smoke.sh; in `make test` when
-#                         cargo-fuzz is installed; prints "skipped" otherwise)
+#   make fuzz-quick       every fuzz target for FUZZ_QUICK_SECS (5) s from its committed corpus
+#                         (part of `make test`; cargo-fuzz comes from `make deps`)
+#   make fuzz-smoke       the same soak for FUZZ_SECS (30) s per target, FUZZ_JOBS (one per core)
+#                         at a time (tools/fuzz-smoke.sh: builds once, runs, re-runs a slow input
+#                         alone before calling it a hang)
 #   make fuzz-run T=atlas FUZZ_SECS=600   one longer campaign (new inputs go to target/fuzz/T)
 #   make fuzz-volume T=js FUZZ_SECS=3600   the same campaign built for throughput: no
 #                         sanitizer, no compare tracing (`-s none --no-trace-compares`, its
@@ -15,15 +17,17 @@
 #   make test-miri        Miri on the pure modules that contain unsafe (see below)
 #
 # Targets are discovered from the [[bin]] entries of fuzz/Cargo.toml, so targets other
-# areas add there are picked up. Every target runs with -timeout=1 (a slower input is a
-# failure) and libFuzzer's default 2 GiB RSS limit. `tests/fuzz_corpus.rs` replays every
-# committed corpus file through the same entry points in plain `cargo test`.
+# areas add there are picked up. Every target runs with -timeout=FUZZ_TIMEOUT (10 s: a hang,
+# not a slow input on a busy machine; an input that times out is re-run alone with the same
+# limit and fails the run only if it is slow alone too) and libFuzzer's default 2 GiB RSS limit.
+# `tests/fuzz_corpus.rs` (and qjs/tests/fuzz_corpus_js.rs) replay every committed corpus file
+# through the same entry points in plain `cargo test`.
 #
 # Miri: `unsafe` lives in src/ffi (the extern "C" adapters), src/rotsprite/rig.rs (the C
 # rig pointer), the renderer's fast paths (src/rotsprite/atlas/{texels,decode,anime}.rs: one
 # checked texel reader and records written in place; src/rotsprite/anime/*, draw.rs, math.rs:
 # SIMD lanes and exact float-to-int conversions), src/publish.rs (signal handler:
-# sigaction/unlink/raise) and src/js/{buffers,pure,mesh}.rs (QuickJS values). test-miri runs
+# sigaction/unlink/raise) and qjs/src/{buffers,pure,mesh}.rs (QuickJS values). test-miri runs
 # the ffi and rig unit tests (`ffi::miri`, the C ABI called from Rust with Rust-made pointers)
 # and the spec's worked decode examples (tests/decode.rs §7.9 and §8.4: the texel reader, both
 # decoders and in-place records). The SIMD quad fill is exercised by the golden and frame tests
@@ -34,27 +38,31 @@
 # (ASan), the C tests under ASan+UBSan and valgrind (`make js-test-valgrind`) instead.
 
 FUZZ_SECS     ?= 30
+FUZZ_QUICK_SECS ?= 5
+FUZZ_TIMEOUT  ?= 10
 FUZZ_TOOL     := cargo +nightly fuzz
 FUZZ_TARGETS  := $(shell awk '/^\[\[bin\]\]/{b=1;next} b&&/^name *=/{gsub(/^name *= *"|"$$/,"");print;b=0}' fuzz/Cargo.toml)
 FUZZ_JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
-FUZZ_FLAGS    := -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_FLAGS    := -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -print_final_stats=1
 ASAN_TARGET   := x86_64-unknown-linux-gnu
 # Per-target libFuzzer flags, FUZZ_FLAGS_<target>: js reads only the first 16 calls
-# (8 bytes each) of an input (src/js/fuzz.rs MAX_CALLS).
+# (8 bytes each) of an input (qjs/src/fuzz.rs MAX_CALLS).
 FUZZ_FLAGS_js := -max_len=128
 fuzz_flags     = $(FUZZ_FLAGS) $(FUZZ_FLAGS_$(1))
 
-TEST_TARGETS  += fuzz-smoke
+TEST_TARGETS  += fuzz-quick
 
-.PHONY: fuzz-smoke fuzz-run fuzz-volume fuzz-cmin fuzz-list test-asan test-miri
+.PHONY: fuzz-quick fuzz-smoke fuzz-run fuzz-volume fuzz-cmin fuzz-list test-asan test-miri
 
 fuzz-list:
 	@echo $(FUZZ_TARGETS)
 
+fuzz-quick:
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SECS=$(FUZZ_QUICK_SECS)
+
 fuzz-smoke:
-	@if ! $(FUZZ_TOOL) --version >/dev/null 2>&1; then \
-	  echo "fuzz-smoke: skipped: cargo-fuzz not installed"; exit 0; fi; \
-	FUZZ_FLAGS="$(FUZZ_FLAGS)" $(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_FLAGS_$(t)),FUZZ_FLAGS_$(t)="$(FUZZ_FLAGS_$(t))")) \
+	@$(FUZZ_TOOL) --version >/dev/null 2>&1 || { echo "fuzz-smoke: FAILED: cargo-fuzz missing (make deps installs it)"; exit 1; }
+	@FUZZ_FLAGS="$(FUZZ_FLAGS)" $(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_FLAGS_$(t)),FUZZ_FLAGS_$(t)="$(FUZZ_FLAGS_$(t))")) \
 	  tools/fuzz-smoke.sh $(FUZZ_SECS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 fuzz-run:
@@ -80,7 +88,7 @@ fuzz-cmin:
 test-asan:
 	RUSTFLAGS="-Zsanitizer=address" RUSTDOCFLAGS="-Zsanitizer=address" \
 	ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" \
-	$(CARGO) +nightly test --no-fail-fast --target $(ASAN_TARGET) --target-dir target/asan --features js --lib --tests
+	$(CARGO) +nightly test --no-fail-fast --target $(ASAN_TARGET) --target-dir target/asan --lib --tests
 
 test-miri:
 	MIRIFLAGS="-Zmiri-disable-isolation" $(CARGO) +nightly miri test --target-dir target/miri --lib -- ffi::miri

@@ -1,9 +1,10 @@
 # re2d QuickJS host: build re2d-qjs, JS tests, mesh demo and bench; included by the top Makefile.
 #
-#   make qjs        build target/release/re2d-qjs (feature `js`)
-#   make js-test    Rust unit tests of src/js, the re2d-qjs hardening tests and the js fuzz corpus
-#                   replay (tests/qjs_hardening.rs, tests/fuzz_corpus.rs), then js/tests/run.sh (every js/tests/*.test.mjs, engine-style
-#                   fixtures, rotsprite end-to-end on the tests/golden atlases, CLI checks)
+#   make qjs        build target/release/re2d-qjs (the qjs crate; = make release)
+#   make js-test    js/tests/run.sh on the release re2d-qjs: every js/tests/*.test.mjs, engine-style
+#                   fixtures, rotsprite end-to-end on the tests/golden atlases, CLI checks (the
+#                   qjs crate's Rust tests — qjs/src unit tests, qjs/tests/qjs_hardening.rs, the js
+#                   fuzz corpus replay — run in cargo-test)
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
 #   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
 #   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
@@ -19,12 +20,9 @@ BENCH_TARGETS += bench-js
 
 .PHONY: qjs js-test js-test-valgrind demo-mesh demo-sprite bench-js bench-js-ir
 
-qjs:
-	$(CARGO) build --release --features js --bin re2d-qjs
+qjs: release
 
 js-test: qjs
-	$(CARGO) test --release --features js --lib -- js::
-	$(CARGO) test --release --features js --test qjs_hardening --test fuzz_corpus
 	bash js/tests/run.sh $(QJS)
 
 js-test-valgrind: qjs

@@ -35,8 +35,7 @@ msh-test: msh-gltf-deps
 msh-real-corpus:
 	$(CARGO) test --test msh_real_corpus -- --nocapture
 
-demo-msh:
-	$(CARGO) build --release --bin re2d --example msh_preview
+demo-msh: examples
 	mkdir -p $(MSH_OUT)
 	$(MSH_RE2D) msh synth --seed 7 --profile hierarchy-anim --output $(MSH_OUT)/hierarchy-anim.msh
 	$(MSH_RE2D) msh validate $(MSH_OUT)/hierarchy-anim.msh

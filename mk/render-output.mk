@@ -8,9 +8,8 @@ BENCH_TARGETS += bench-png
 
 .PHONY: anim-check bench-png
 
-anim-check:
-	$(CARGO) build --release --bin re2d
-	bash tests/anim/run.sh target/release/re2d
+anim-check: release
+	PYTHON=$(PY) bash tests/anim/run.sh target/release/re2d
 
 bench-png:
 	$(CARGO) bench --bench png

@@ -10,8 +10,7 @@ DEMO_TARGETS += demo-render
 
 .PHONY: demo-render
 
-demo-render:
-	$(CARGO) build --release --bin re2d
+demo-render: release
 	mkdir -p out/animal
 	cp $(ASSETS)/animal.character.json $(ASSETS)/animal.animations.json out/animal/
 	$(RE2D) compile $(ASSETS)/animal.surface.json --output out/animal/animal.png

@@ -3,8 +3,8 @@
 #
 #   make riv-test       the .riv Rust tests alone (cargo-test in `make test` runs them too)
 #   make test-browser   C0–C9 with every negative control in Debian chromium + the official Rive
-#                       runtime (opt-in: RE2D_BROWSER=1; needs /usr/bin/chromium and
-#                       `npm ci` in tests/browser); otherwise prints a `skipped` line
+#                       runtime (part of `make test`; `make deps` installs chromium and runs
+#                       `npm ci` in tests/browser). A missing browser or runtime is a failure.
 #   make riv-calibrate  re-derive each fixture's thresholds.json from its controls (margin >= 0.05)
 #   make riv-readme     README C0–C9 table + docs/img/riv-walk-strip.png from the last harness run
 #   make demo-riv       out/walk.riv, out/walk.html (plays offline), out/walk-strip.png
@@ -32,31 +32,23 @@ riv-test:
 riv-npm:
 	@if [ ! -d $(RIV_NODE_DIR)/node_modules ]; then cd $(RIV_NODE_DIR) && npm ci --no-audit --no-fund; fi
 
-# The harness itself (always runs; test-browser decides whether to call it).
-riv-harness: riv-npm
-	$(CARGO) build --bin re2d
-	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium missing (apt-get install -y chromium)"; exit 1; }
+# The harness (debug build of the default members, the one cargo-test made).
+test-browser: riv-npm
+	$(CARGO) build
+	@test -x /usr/bin/chromium || { echo "test-browser: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
 	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT)
 
-test-browser:
-	@if [ "$(RE2D_BROWSER)" = "1" ]; then \
-	  $(MAKE) --no-print-directory riv-harness; \
-	else \
-	  echo "test-browser: skipped (browser harness C0-C9 is opt-in: RE2D_BROWSER=1 make test-browser; needs /usr/bin/chromium and npm ci in tests/browser)"; \
-	fi
-
 riv-calibrate: riv-npm
-	$(CARGO) build --bin re2d
+	$(CARGO) build
 	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT) --calibrate
 
 riv-readme:
-	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run RE2D_BROWSER=1 make test-browser first"; exit 1; }
+	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run make test-browser first"; exit 1; }
 	node $(RIV_NODE_DIR)/report.mjs --results $(RIV_OUT)/results.json --readme README.md --strip docs/img/riv-walk-strip.png
 
 # out/walk.riv, an offline player page (runtime and .riv inlined next to it), and the
 # runtime-vs-reference strip from a harness run of the walk fixture (when chromium is there).
-demo-riv: riv-npm
-	$(CARGO) build --release --bin re2d
+demo-riv: riv-npm release
 	@mkdir -p out
 	$(RIV_BIN) export-riv tests/riv/fixtures/walk/model.json --output out/walk.riv
 	node $(RIV_NODE_DIR)/demo.mjs --riv out/walk.riv --clip walk --out out/walk.html
@@ -71,5 +63,5 @@ bench-riv:
 fuzz-riv:
 	cd fuzz && nice -n 10 cargo +nightly fuzz run riv_read corpus/riv_read -- -max_total_time=$(FUZZ_SECONDS) -max_len=32768
 
-riv-fixtures:
-	$(CARGO) run --example riv_fixtures
+riv-fixtures: examples
+	target/release/examples/riv_fixtures

@@ -6,21 +6,16 @@ RE2D_BIN     := target/release/re2d
 
 .PHONY: demo-compile bench-compile
 
-$(RE2D_BIN): FORCE-re2d
-	$(CARGO) build --release --bin re2d
-.PHONY: FORCE-re2d
-FORCE-re2d:
-
 # Compile the shipped surfaces (SUB and legacy) and the generated dense
 # fixture, and inspect them.
-demo-compile: $(RE2D_BIN)
+demo-compile: examples
 	@mkdir -p out
 	$(RE2D_BIN) compile $(SURFACE_DATA)/prop.surface.json --output out/prop.atlas.png
 	$(RE2D_BIN) compile $(SURFACE_DATA)/animal.surface.json --output out/animal.atlas.png
 	$(RE2D_BIN) compile $(SURFACE_DATA)/animal.surface.json --output out/animal.atlas-4096.png --size 4096
 	$(RE2D_BIN) compile $(SURFACE_DATA)/prop.surface.json --output out/prop.legacy.png --legacy
 	$(RE2D_BIN) compile $(SURFACE_DATA)/animal.surface.json --output out/animal.legacy.png --legacy
-	$(CARGO) run --release --quiet --example dense_fixture -- out/dense.surface.json
+	target/release/examples/dense_fixture out/dense.surface.json
 	$(RE2D_BIN) compile out/dense.surface.json --output out/dense.atlas-4096.png --size 4096 --segments
 	$(RE2D_BIN) atlas inspect out/prop.atlas.png
 	$(RE2D_BIN) atlas inspect out/animal.atlas.png

@@ -13,7 +13,7 @@
 //! | `surface` | surface JSON → compile (default and legacy) + inspect of the atlas |
 //! | `model` | character + animation JSON → validate, sample, pose, joints, sockets, C pose |
 //! | `build_file` | build-file JSON → jobs |
-//! | `js` (feature `js`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
+//! | `js` (in `re2d_qjs::fuzz`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
 
 use crate::limits::Limits;
 
@@ -28,11 +28,9 @@ pub const TARGETS: &[Target] = &[
     ("surface", surface),
     ("model", model),
     ("build_file", build_file),
-    #[cfg(feature = "js")]
-    ("js", js),
 ];
 
-/// Targets that need the `js` feature.
+/// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
 pub const JS_TARGETS: &[&str] = &["js"];
 
 /// Limits small enough that one input stays fast under the fuzzer.
@@ -360,20 +358,4 @@ pub fn build_file(data: &[u8]) {
         return;
     }
     let _ = crate::surface::parse_build(data, std::path::Path::new("base"));
-}
-
-// ---- js --------------------------------------------------------------------
-
-/// Generated calls into `$.mesh`, `$.re2dSprite` and the engine natives
-/// (see [`crate::js::fuzz`]).
-#[cfg(feature = "js")]
-pub fn js(data: &[u8]) {
-    crate::js::fuzz::run(data);
-}
-
-/// Start-up of the `js` target (runtime, built-in modules, fixtures), run
-/// once before the first input.
-#[cfg(feature = "js")]
-pub fn js_init() {
-    crate::js::fuzz::init();
 }

@@ -5,7 +5,8 @@
 //!   `libre2d.a` / `libre2d.so`, header in `include/`), bit-identical to the
 //!   existing C library;
 //! - a Rust API ([`rotsprite`], [`math`]);
-//! - a QuickJS host and command-line tools (binaries).
+//! - the command-line tool (`cli/`, binary `re2d`) and the QuickJS host (`qjs/`,
+//!   binary `re2d-qjs`) are separate crates of this workspace over this one.
 //!
 //! The behaviour is documented in `docs/` and the README.
 #![warn(missing_docs)]
@@ -42,5 +43,3 @@ pub mod sprite;
 pub mod surface;
 
 mod ffi;
-#[cfg(feature = "js")]
-pub mod js;

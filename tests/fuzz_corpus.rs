@@ -1,7 +1,7 @@
 // re2d tests — replay every committed fuzz corpus file through the fuzz entry points (CI without cargo-fuzz still runs them).
 //! `fuzz/corpus/<target>/*` → `re2d::fuzz_entry::TARGETS[<target>]`. A
-//! panic here is a crash the fuzzer found (or would find). Targets that need
-//! the `js` feature are replayed when it is on (`make js-test`).
+//! panic here is a crash the fuzzer found (or would find). The `js` target's
+//! corpus is replayed by the QuickJS host crate (`qjs/tests/fuzz_corpus_js.rs`).
 
 use std::path::PathBuf;
 
@@ -71,10 +71,4 @@ fn model() {
 #[test]
 fn build_file() {
     replay("build_file");
-}
-
-#[cfg(feature = "js")]
-#[test]
-fn js() {
-    replay("js");
 }

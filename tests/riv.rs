@@ -1,11 +1,8 @@
 // re2d tests — .riv export (rive-export.md): wire format, stream order and index spaces, weights,
-// clips, validation errors, the independent checker, the reference renderer, the CLI and the
+// clips, validation errors, the independent checker, the reference renderer and the
 // fuzz corpus replay.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use re2d::limits::Limits;
 use re2d::riv::check::{check, check_bytes};
@@ -29,10 +26,6 @@ fn fixture(name: &str) -> PathBuf {
 
 fn load(name: &str) -> Model {
     Model::load(&fixture(name), &Limits::DEFAULT).unwrap()
-}
-
-fn tmp(tag: &str) -> PathBuf {
-    common::fresh_dir(&format!("re2d-riv-{tag}"))
 }
 
 /// A model from JSON with in-memory textures (`id` → PNG).
@@ -746,181 +739,6 @@ fn reference_pose_sampling() {
         Code::Option,
         "checked before allocating"
     );
-}
-
-fn re2d() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_re2d"))
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let o = re2d().args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-#[test]
-fn cli_export_check_render_and_exit_codes() {
-    let d = tmp("cli");
-    let out = d.join("walk.riv");
-    let model = fixture("walk");
-    let m = model.to_str().unwrap();
-    let o = out.to_str().unwrap();
-    let (code, stdout, _) = run(&["export-riv", m, "--output", o]);
-    assert_eq!(code, 0);
-    assert!(stdout.contains("15 bones"), "{stdout}");
-    let bytes = std::fs::read(&out).unwrap();
-    assert_eq!(
-        bytes,
-        export(&load("walk"), &Options::default()).unwrap().bytes
-    );
-    let (code, stdout, _) = run(&["riv", "check", o]);
-    assert_eq!(code, 0, "{stdout}");
-    let (code, stdout, _) = run(&["riv", "check", o, "--json"]);
-    assert_eq!(code, 0);
-    let j: Json = serde_json::from_str(stdout.trim()).unwrap();
-    assert_eq!(
-        (
-            j["ok"].as_bool(),
-            j["bones"].as_u64(),
-            j["assets"].as_array().map(Vec::len)
-        ),
-        (Some(true), Some(15), Some(12))
-    );
-    for (c, want) in [("badversion", 1), ("toc16", 1), ("zflip", 0), ("ramp", 0)] {
-        let f = d.join(format!("{c}.riv"));
-        assert_eq!(
-            run(&["export-riv", m, "-o", f.to_str().unwrap(), "--control", c]).0,
-            0
-        );
-        let (code, _, err) = run(&["riv", "check", f.to_str().unwrap()]);
-        assert_eq!(code, want, "{c}: {err}");
-        if want == 1 {
-            assert_eq!(err.lines().count(), 1, "one line: {err}");
-        }
-    }
-    // overrides and the empty ToC
-    let e = d.join("e.riv");
-    assert_eq!(
-        run(&[
-            "export-riv",
-            m,
-            "-o",
-            e.to_str().unwrap(),
-            "--empty-toc",
-            "--artboard",
-            "300,400",
-            "--offset",
-            "-5,7",
-            "--fps",
-            "30",
-            "--clip",
-            "walk"
-        ])
-        .0,
-        0
-    );
-    let f = read(&std::fs::read(&e).unwrap()).unwrap();
-    assert!(f.toc.is_empty());
-    let ab = f.records.iter().find(|r| r.type_key == 1).unwrap();
-    assert_eq!((ab.float(7), ab.float(8)), (Some(300.0), Some(400.0)));
-    assert_eq!(f.records.iter().filter(|r| r.type_key == 31).count(), 1);
-    // usage errors (2), invalid input (1), I/O (3); a failed run leaves the old output intact
-    assert_eq!(run(&["export-riv", m]).0, 2);
-    assert_eq!(run(&["export-riv", m, "-o", o, "--control", "nope"]).0, 2);
-    assert_eq!(run(&["export-riv", m, "-o", o, "--artboard", "3"]).0, 2);
-    let bad = d.join("bad.json");
-    std::fs::write(&bad, r#"{"version": 2}"#).unwrap();
-    let (code, _, err) = run(&["export-riv", bad.to_str().unwrap(), "-o", o]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("E_MODEL_JSON") && err.lines().count() == 1,
-        "{err}"
-    );
-    assert_eq!(run(&["export-riv", m, "-o", o, "--fps", "0"]).0, 1);
-    assert_eq!(run(&["export-riv", m, "-o", o, "--clip", "nope"]).0, 1);
-    assert_eq!(std::fs::read(&out).unwrap(), bytes, "old output untouched");
-    assert_eq!(
-        run(&[
-            "export-riv",
-            d.join("missing.json").to_str().unwrap(),
-            "-o",
-            o
-        ])
-        .0,
-        3
-    );
-    assert_eq!(
-        run(&["riv", "check", d.join("missing.riv").to_str().unwrap()]).0,
-        3
-    );
-    assert_eq!(
-        run(&["export-riv", m, "-o", m]).0,
-        2,
-        "refuses to overwrite its input"
-    );
-    assert!(
-        std::fs::read_to_string(&model)
-            .unwrap()
-            .contains("\"version\": 1")
-    );
-    // render-ref
-    let png = d.join("f.png");
-    let (code, _, err) = run(&[
-        "riv",
-        "render-ref",
-        m,
-        "--clip",
-        "walk",
-        "--time",
-        "0.5",
-        "-o",
-        png.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let img =
-        re2d::png_io::decode_rgba(std::io::Cursor::new(std::fs::read(&png).unwrap())).unwrap();
-    let want = render(
-        &load("walk"),
-        &RefOptions {
-            clip: Some("walk".into()),
-            time: 0.5,
-            ..RefOptions::default()
-        },
-        &Limits::DEFAULT,
-    )
-    .unwrap();
-    assert_eq!(img, want);
-    assert_eq!(
-        run(&[
-            "riv",
-            "render-ref",
-            m,
-            "--time",
-            "-1",
-            "-o",
-            png.to_str().unwrap()
-        ])
-        .0,
-        2,
-        "clap: negative number is not a value"
-    );
-    assert_eq!(
-        run(&[
-            "riv",
-            "render-ref",
-            m,
-            "--part",
-            "nope",
-            "-o",
-            png.to_str().unwrap()
-        ])
-        .0,
-        1
-    );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]

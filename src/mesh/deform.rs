@@ -5,7 +5,7 @@
 //! (current and rest start/angle); the vertex loop then touches only native
 //! memory and allocates nothing. [`skin_vertex`] is the per-vertex step, shared
 //! by [`deform_part`] and the JS host's one-pass loop over live JS values
-//! (`src/js/mesh.rs`); [`unroll_index`] / [`unroll_block`] are §8.4's index rule.
+//! (`qjs/src/mesh.rs`); [`unroll_index`] / [`unroll_block`] are §8.4's index rule.
 
 use super::part::{Blend, MeshPart};
 

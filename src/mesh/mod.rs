@@ -1,6 +1,6 @@
 //! re2d mesh core: bone skeletons, IK and skinned parts (spec `js-mesh.md`).
 //!
-//! This is the Rust side of the `mesh` JS module; the JS adapter (`src/js/`,
+//! This is the Rust side of the `mesh` JS module; the JS adapter (`qjs/src/`,
 //! `js/mesh.js`) reproduces the JS-observable coercions and result shapes and
 //! calls into this module for the numeric hot paths.
 //!

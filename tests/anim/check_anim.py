@@ -8,18 +8,29 @@ usage: check_anim.py ANIM FRAMES_DIR FPS PLAYS
   PLAYS       0 (loops forever) or 1 (plays once)
 Checks frame count, size, per-frame duration, loop count and pixels (APNG:
 equal RGBA; GIF: the alpha mask cut at 128 and RGB within 48 on opaque
-pixels). Exit 0 when everything matches, 1 with the first mismatch on stderr.
+pixels). Exit 0 when everything matches, 1 with the first mismatch on stderr
+(a rejection). Anything else is exit 2: a missing Pillow, an unreadable file,
+bad arguments, any exception — the judge did not judge, and a negative
+control must never count that as a rejection (tests/anim/run.sh).
 """
 import glob
 import os
 import sys
+import traceback
 
-from PIL import Image
+try:
+    from PIL import Image
+except Exception as e:  # the judge is missing: not a verdict
+    print(f"check_anim: ERROR: Pillow is not importable ({e})", file=sys.stderr)
+    sys.exit(2)
+
+
+class Rejected(Exception):
+    pass
 
 
 def fail(msg):
-    print(f"check_anim: {msg}", file=sys.stderr)
-    sys.exit(1)
+    raise Rejected(msg)
 
 
 def main():
@@ -65,4 +76,15 @@ def main():
     print(f"check_anim: {anim}: {len(frames)} frames ok")
 
 
-main()
+if __name__ == "__main__":
+    try:
+        main()
+    except Rejected as r:
+        print(f"check_anim: {r}", file=sys.stderr)
+        sys.exit(1)
+    except SystemExit:
+        raise
+    except BaseException:
+        print("check_anim: ERROR: the judge failed:", file=sys.stderr)
+        traceback.print_exc()
+        sys.exit(2)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `make anim-check`: re2d render's APNG and GIF judged by Pillow (tests/anim/check_anim.py),
 # each positive check paired with a negative control that must fail the same check.
-# usage: tests/anim/run.sh path/to/re2d
+# usage: [PYTHON=python-with-Pillow] tests/anim/run.sh path/to/re2d
+# The judge exits 0 (accepted), 1 (rejected) or 2 (it could not judge: no Pillow, an
+# exception). A negative control passes only on a real rejection (exit 1); a judge that
+# cannot judge fails every check, positive or negative.
 set -u
 re2d=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,10 +15,18 @@ cp "$repo/assets/animal.character.json" "$repo/assets/animal.animations.json" "$
 cp "$repo/tests/golden/animal-1024.png" "$d/animal.png"
 m="$d/animal.character.json"
 pass=0 fail=0
+py=${PYTHON:-python3}
 ok() { if "$@"; then pass=$((pass + 1)); else echo "FAILED: $*"; fail=$((fail + 1)); fi; }
-rejects() { if "$@" 2>/dev/null; then echo "FAILED (negative control passed): $*"; fail=$((fail + 1)); else pass=$((pass + 1)); fi; }
+rejects() {
+  "$@" 2>"$d/judge.err"
+  case $? in
+    1) pass=$((pass + 1)) ;;
+    0) echo "FAILED (negative control passed): $*"; fail=$((fail + 1)) ;;
+    *) echo "FAILED (the judge could not judge): $*"; sed 's/^/  | /' "$d/judge.err"; fail=$((fail + 1)) ;;
+  esac
+}
 render() { "$re2d" render "$m" --pitch 10 "$@" >/dev/null || { echo "render failed: $*"; exit 1; }; }
-check() { python3 "$here/check_anim.py" "$@"; }
+check() { "$py" "$here/check_anim.py" "$@"; }
 
 render --frames 6 --turn 30 --fps 15 -o "$d/f" --apng "$d/a.png" --gif "$d/a.gif"
 render --frames 6 --turn 30 --fps 15 --fit 4 -o "$d/fit" --apng "$d/fit.png" --gif "$d/fit.gif"

@@ -240,7 +240,10 @@ function evaluate(fx, raw, sc, t, logs, c0) {
     row('C1', 'loads in the runtime', c1.good && c1.emptytoc, c1.good && c1.emptytoc ? 1 : 0, 'badversion, toc16',
         (c1.badversion ? 1 : 0) + (c1.toc16 ? 1 : 0), !c1.badversion && !c1.toc16, 'loads, names match, no console error',
         `badversion: ${raw.info.badversion.consoleErrors[0] || raw.info.badversion.error}; toc16: ${raw.info.toc16.consoleErrors[0] || raw.info.toc16.error}`);
-    row('C2', 'meshes are drawn', sc.C2.good >= t.T_cover, sc.C2.good, 'WebGL disabled', sc.C2.control['no WebGL'], sc.C2.control['no WebGL'] < t.T_cover, `coverage ≥ ${t.T_cover}`,
+    // The control counts only as the runtime's own verdict: a page that really has no WebGL and
+    // returned a frame. A page error (a crashed judge) is a failure, not an empty frame.
+    row('C2', 'meshes are drawn', sc.C2.good >= t.T_cover, sc.C2.good, 'WebGL disabled', sc.C2.control['no WebGL'],
+        !raw.c2.noGlWebgl && !raw.c2.noGlError && sc.C2.control['no WebGL'] < t.T_cover, `coverage ≥ ${t.T_cover}`,
         raw.c2.noGlWebgl ? 'WebGL unexpectedly present' : `no WebGL${raw.c2.noGlError ? ': ' + raw.c2.noGlError : ''}`);
     const loopOk = raw.c3.loop === 0;
     row('C3', 'the character moves', sc.C3.good >= t.T_motion && sc.C3.minCanvasFraction >= t.T_motion_canvas && loopOk, sc.C3.good, 'static', sc.C3.control.static,

@@ -1,5 +1,5 @@
 //! `re2d-qjs`: run an ES module under QuickJS with re2d's built-in modules
-//! and default CPU engine (issue 3). Argument parsing only; see `re2d::js::host`.
+//! and default CPU engine (issue 3). Argument parsing only; see `re2d_qjs::host`.
 //!
 //! Arguments are read as OS strings: the script path may be any bytes; script
 //! arguments that are not UTF-8 reach `scriptArgs` with each invalid byte
@@ -9,8 +9,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::exit;
 
-use re2d::js::host::{Options, run};
 use re2d::limits::{Limits, parse_size};
+use re2d_qjs::host::{Options, run};
 
 const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] [--memory-limit BYTES] \
 [--stack-size BYTES] [--limit NAME=VALUE] FILE.mjs [args...] | --help | --version";

@@ -16,7 +16,7 @@
 //! - `fastReady()` → whether the one-pass reads are available (see
 //!   [`super::pure::Layout`]; without them both natives return `from`);
 //! - `pose(buf)` → §5.2 in place on a `Float64Array`, 8 numbers per bone
-//!   (see [`crate::mesh::pose_flat`]);
+//!   (see [`re2d::mesh::pose_flat`]);
 //! - `twoBone([sx, sy, l1, l2, tx, ty, side], limits?)` → `[a1, a2, ex, ey, reached]`;
 //! - `chain([sx, sy, tx, ty, iterations, tolerance], lengths, limits?)` →
 //!   `[reached, distance, ...angles]`.
@@ -32,7 +32,7 @@ use rquickjs::{
 
 use super::buffers::with_f64_mut;
 use super::pure::{Atom, F32Out, IsArray, Kind, Layout, Pass, Val, View};
-use crate::mesh::{
+use re2d::mesh::{
     Blend, BoneDelta, ChainOptions, JointLimit, n0, pose_flat, skin_vertex, solve_chain,
     solve_two_bone, solve_two_bone_limited, unroll_block, unroll_index,
 };

@@ -50,10 +50,10 @@ fn sleep(ms: f64) {
 /// file larger than `json-max-bytes` (or an endless one such as
 /// `/dev/zero`) is a RangeError instead of filling memory.
 fn load_file(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
-    let max = crate::limits::Limits::current().json_max_bytes;
-    match crate::limits::read_file(std::path::Path::new(&path), max, "json-max-bytes") {
+    let max = re2d::limits::Limits::current().json_max_bytes;
+    match re2d::limits::read_file(std::path::Path::new(&path), max, "json-max-bytes") {
         Ok(b) => Ok(String::from_utf8(b).ok()),
-        Err(crate::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
+        Err(re2d::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
             &ctx,
             &format!("loadFile: {path}: {e}"),
         )),

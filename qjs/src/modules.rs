@@ -231,7 +231,7 @@ impl Loader for HostLoader {
                 Source::Native(f) => f(ctx.clone(), name),
             };
         }
-        let source = crate::limits::read_text_file(std::path::Path::new(name))
+        let source = re2d::limits::read_text_file(std::path::Path::new(name))
             .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
         Module::declare(ctx.clone(), name, source)
     }

@@ -1,7 +1,7 @@
 //! Native module `re2d/native/riv` behind `$.mesh.exportRiv(rig, parts, clip, opts)`
 //! (rive-export.md §7–§9 from JS; issue 8): builds the §7 model from a `$.mesh` rig and parts,
-//! runs [`crate::riv::export`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
-//! `engine`. Adapter only: all mapping and validation live in `crate::riv`.
+//! runs [`re2d::riv::export()`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
+//! `engine`. Adapter only: all mapping and validation live in `re2d::riv`.
 //!
 //! Arguments:
 //! - `rig`: a `$.mesh.skeleton(spec)` rig (its `spec()` is exported) or a plain skeleton spec;
@@ -24,8 +24,8 @@ use rquickjs::{
 use serde_json::{Map, Value as Json};
 
 use super::buffers::with_u8_mut;
-use crate::limits::Limits;
-use crate::riv::{Control, Model, Options, RivError, export};
+use re2d::limits::Limits;
+use re2d::riv::{Control, Model, Options, RivError, export};
 
 fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
     Exception::throw_type(ctx, &format!("exportRiv: {msg}"))
@@ -208,17 +208,17 @@ fn export_riv<'js>(
     let num = |k: &str| -> Result<Option<f64>> { Ok(get(k)?.as_number()) };
     let fps = match num("fps")? {
         None => 60,
-        Some(f) if f >= 1.0 && f <= crate::riv::export::MAX_FPS as f64 && f.fract() == 0.0 => {
+        Some(f) if f >= 1.0 && f <= re2d::riv::export::MAX_FPS as f64 && f.fract() == 0.0 => {
             f as u32
         }
         Some(f) => {
             return Err(riv_err(
                 &ctx,
                 &RivError::new(
-                    crate::riv::Code::Option,
+                    re2d::riv::Code::Option,
                     format!(
                         "opts.fps {f} is not an integer in 1..={}",
-                        crate::riv::export::MAX_FPS
+                        re2d::riv::export::MAX_FPS
                     ),
                 ),
             ));
@@ -294,8 +294,8 @@ mod tests {
     use serde_json::Value as Json;
 
     use super::super::modules::{HostLoader, HostResolver};
-    use crate::limits::Limits;
-    use crate::riv::{Model, Options, RivError, export};
+    use re2d::limits::Limits;
+    use re2d::riv::{Model, Options, RivError, export};
 
     /// Evaluates `src` as a module (no engine) and returns `globalThis.__out`.
     fn run_js(src: &str) -> Vec<f64> {
@@ -316,7 +316,8 @@ mod tests {
     }
 
     fn fixture() -> (Json, Vec<Vec<u8>>) {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/riv/fixtures/arm");
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .join("tests/riv/fixtures/arm");
         let mut j: Json =
             serde_json::from_str(&std::fs::read_to_string(dir.join("model.json")).unwrap())
                 .unwrap();

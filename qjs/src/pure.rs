@@ -21,7 +21,7 @@
 //!   slot, and a `Float32Array`'s data pointer and element count (the same
 //!   fields QuickJS's own fast paths use). The offsets are those of
 //!   `struct JSObject` in the bundled quickjs-ng 0.16.2 on 64-bit targets.
-//!   [`Layout::probe`] checks them once per process against the public API on
+//!   `Layout::probe` checks them once per process against the public API on
 //!   objects it creates; on any mismatch (another QuickJS, a 32-bit target)
 //!   there is no [`Layout`], the natives report "not pure" for everything and
 //!   the literal JS runs (same results, only slower). `nat.fastReady()`

@@ -1,8 +1,8 @@
 // re2d tests — issue 12 for `re2d-qjs` and the JS natives: hostile inputs give catchable JS errors of the documented class, never a dead process.
-//! Runs the real `re2d-qjs` binary (feature `js`) on scripts written into a
+//! Runs the real `re2d-qjs` binary on scripts written into a
 //! temp dir. Row numbers refer to the table of issue 12.
-#![cfg(feature = "js")]
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::fs;

@@ -1,5 +1,6 @@
 // re2d nres/msh CLI tests: every command of §8, --json, exit codes 0/1/2/3, one-line errors, --help, atomic outputs that never replace an input (spec: msh.md §8).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::fs;

@@ -22,10 +22,10 @@ pub struct Texture {
 
 impl Texture {
     /// Decode a PNG file (any colour type) into RGBA8, within the current
-    /// limits (file size, image size; see [`crate::limits`]).
+    /// limits (file size, image size; see [`re2d::limits`]).
     pub fn load_png(path: &Path) -> Result<Texture, String> {
         let img =
-            crate::png_io::read_png_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            re2d::png_io::read_png_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Texture {
             width: img.width,
             height: img.height,
@@ -203,10 +203,10 @@ impl Framebuffer {
 }
 
 /// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
-/// encoder of [`crate::png_io`], published atomically by [`crate::publish`]).
+/// encoder of [`re2d::png_io`], published atomically by [`re2d::publish`]).
 pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
-    let bytes = crate::png_io::encode_rgba(rgba, width, height)?;
-    crate::publish::publish(path, &bytes, &[]).map_err(|e| e.to_string())
+    let bytes = re2d::png_io::encode_rgba(rgba, width, height)?;
+    re2d::publish::publish(path, &bytes, &[]).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //!   `file` is a string or null, the JS side does the type checks).
 //!
 //! Everything crosses as `JSON.stringify` text read by
-//! [`crate::model::jstext`]: strings with lone UTF-16 surrogates are kept
+//! [`re2d::model::jstext`]: strings with lone UTF-16 surrogates are kept
 //! exactly, and nesting is limited by `json-max-depth` (RangeError past it)
 //! rather than by serde_json's 128 levels.
 //!
@@ -24,8 +24,8 @@ use rquickjs::{
 };
 use serde_json::Value;
 
-use crate::limits::Limits;
-use crate::model::{
+use re2d::limits::Limits;
+use re2d::model::{
     Bone, Definition, ErrorClass, ModelError, jstext, relative_asset, validate_animations,
     validate_definition,
 };
@@ -144,13 +144,13 @@ impl ModuleDef for ModelNative {
 /// it is larger than the JSON size limit (an endless file never fills memory).
 fn read_text(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     let l = Limits::current();
-    match crate::limits::read_file(
+    match re2d::limits::read_file(
         std::path::Path::new(&path),
         l.json_max_bytes,
         "json-max-bytes",
     ) {
         Ok(b) => Ok(String::from_utf8(b).ok()),
-        Err(crate::limits::ReadError::TooLarge(e)) => {
+        Err(re2d::limits::ReadError::TooLarge(e)) => {
             Err(Exception::throw_range(&ctx, &format!("{path}: {e}")))
         }
         Err(_) => Ok(None),

@@ -1,4 +1,4 @@
-//! Rust tests of the rotsprite JS layer: the JS transcriptions in `js/rotsprite.js` against `crate::model`, and the native adapter's finalizer.
+//! Rust tests of the rotsprite JS layer: the JS transcriptions in `js/rotsprite.js` against `re2d::model`, and the native adapter's finalizer.
 
 use std::path::PathBuf;
 
@@ -7,7 +7,7 @@ use rquickjs::{CatchResultExt, Context, Module, Runtime};
 use serde_json::{Value, json};
 
 use super::modules::{HostLoader, HostResolver};
-use crate::model::{
+use re2d::model::{
     RigInput, Sample, build_model_pose, sample_clip, validate_animations, validate_definition,
 };
 
@@ -161,7 +161,7 @@ globalThis.__out = out;"#,
 }
 
 fn golden(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("tests/golden")
         .join(name);
     p.exists().then_some(p)

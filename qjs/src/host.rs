@@ -150,7 +150,7 @@ fn report<'js>(ctx: &Ctx<'js>, err: rquickjs::CaughtError<'js>) {
 pub fn run(opts: &Options) -> i32 {
     let abs = std::path::absolute(&opts.file).unwrap_or_else(|_| opts.file.clone());
     let name = normalize(&abs).to_string_lossy().into_owned();
-    let source = match crate::limits::read_text_file(&opts.file) {
+    let source = match re2d::limits::read_text_file(&opts.file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("re2d-qjs: {}: {e}", opts.file.display());
@@ -171,7 +171,7 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
-    let limits = crate::limits::Limits::current();
+    let limits = re2d::limits::Limits::current();
     rt.set_memory_limit(limits.qjs_memory_bytes.min(usize::MAX as u64) as usize);
     rt.set_max_stack_size(limits.qjs_stack_bytes.min(usize::MAX as u64) as usize);
     // (unhandled count, last unhandled reason)

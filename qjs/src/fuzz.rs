@@ -1,4 +1,4 @@
-//! Fuzz driver of the QuickJS host (target `js`, see `crate::fuzz_entry`): the fuzzer's bytes
+//! Fuzz driver of the QuickJS host (target `js`; the other targets are in `re2d::fuzz_entry`): the fuzzer's bytes
 //! are a program of calls into `$.mesh`, `$.re2dSprite`, the rotsprite
 //! validators and the engine natives, interpreted by a small JS loop (no
 //! source text is generated, so one input costs one call).
@@ -142,7 +142,7 @@ fn fixtures() -> PathBuf {
         let px: Vec<u8> = (0..h)
             .flat_map(|y| (0..w).flat_map(move |x| f(x, y)))
             .collect();
-        crate::png_io::encode_rgba(&px, w, h).unwrap_or_default()
+        re2d::png_io::encode_rgba(&px, w, h).unwrap_or_default()
     };
     put(
         "tiny.png",

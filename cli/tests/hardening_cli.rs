@@ -2,6 +2,7 @@
 //! Every test runs the real `re2d` binary in its own temp dir. Row numbers
 //! refer to the table of issue 12.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::fs;
@@ -15,7 +16,7 @@ fn re2d() -> Command {
 }
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 fn tmp(tag: &str) -> PathBuf {
@@ -749,8 +750,11 @@ fn hostile_inputs_never_abort_and_refuse_in_one_line() {
 /// with the same defaults (the README cannot drift from the code).
 #[test]
 fn readme_lists_every_limit_with_its_default() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        "/README.md"
+    ))
+    .expect("README.md");
     let start = readme.find("<!-- limits:begin -->").expect("limits:begin");
     let end = readme.find("<!-- limits:end -->").expect("limits:end");
     let rows: Vec<(String, String)> = readme[start..end]

@@ -7,7 +7,7 @@
 //! `[r, g, b, a]` (re2d addition for tests), `log(...)` (stdout), and the
 //! rotsprite natives + host sprites of [`super::sprite`]. A script
 //! that assigns its own `globalThis.engine` replaces this object entirely.
-//! `loadTexture` reads within the size limits of [`crate::limits`]: a file
+//! `loadTexture` reads within the size limits of [`re2d::limits`]: a file
 //! or image over one is a RangeError, other failures an Error.
 
 use std::cell::RefCell;

@@ -1,4 +1,4 @@
-//! Engine natives `engine.rotSprite*` (js-rotsprite.md §10) as a thin rquickjs adapter over [`crate::sprite::SpriteHandle`], plus host sprites.
+//! Engine natives `engine.rotSprite*` (js-rotsprite.md §10) as a thin rquickjs adapter over [`re2d::sprite::SpriteHandle`], plus host sprites.
 //!
 //! Installed on the default engine by [`super::engine::create`]:
 //! `rotSpriteLoad`, `rotSpriteInfo`, `rotSpritePose`, `rotSpritePrepare`,
@@ -30,8 +30,8 @@ use rquickjs::{
 use super::engine::State;
 use super::model::throw;
 use super::raster::{Texture, write_png};
-use crate::model::ModelError;
-use crate::sprite::{LegacyRig, PartSelection, SpriteHandle, file_stamp};
+use re2d::model::ModelError;
+use re2d::sprite::{LegacyRig, PartSelection, SpriteHandle, file_stamp};
 
 struct Inner {
     sprite: SpriteHandle,

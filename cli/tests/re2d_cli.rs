@@ -1,5 +1,6 @@
 // re2d CLI end-to-end tests: compile, exit codes, atomic publish, build, atlas inspect (spec: surface-compiler.md §8, §9, §11.9).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::fs;

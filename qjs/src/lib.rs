@@ -1,11 +1,11 @@
-//! re2d QuickJS host (feature `js`): built-in ES modules, the native `mesh`
+//! re2d QuickJS host (the `re2d-qjs` crate): built-in ES modules, the native `mesh`
 //! adapter and a default CPU `engine`.
 //!
 //! | file | role | spec |
 //! |---|---|---|
 //! | [`modules`] | the built-in module table (aliases), resolver and loader | issue 3 §2 |
 //! | [`model`] | native modules `re2d/native/rotsprite` (validation) and `re2d/native/host` | js-rotsprite.md §3 |
-//! | [`sprite`] | `engine.rotSprite*` natives over `crate::sprite`, host sprites | js-rotsprite.md §10 |
+//! | [`sprite`] | `engine.rotSprite*` natives over `re2d::sprite`, host sprites | js-rotsprite.md §10 |
 //! | [`mesh`] | native module `re2d/native/mesh` behind `js/mesh.js` | js-mesh.md §3, §4, §7, §8.4 |
 //! | [`riv`] | native module `re2d/native/riv` behind `$.mesh.exportRiv` | rive-export.md §7–§9 |
 //! | [`buffers`] | the one audited typed-array access | — |

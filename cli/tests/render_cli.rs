@@ -1,5 +1,6 @@
 // re2d tests — `re2d render` end to end: frames, sheets, determinism, errors and exit codes.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ fn re2d() -> Command {
 
 /// Animal template + the existing engine's atlas compiled from its surface.
 fn fixture(tag: &str) -> PathBuf {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let repo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let dir = common::fresh_dir(&format!("re2d-render-{tag}"));
     for f in ["animal.character.json", "animal.animations.json"] {
         std::fs::copy(repo.join("assets").join(f), dir.join(f)).unwrap();

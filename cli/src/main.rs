@@ -8,6 +8,9 @@
 //! refusal is one line on stderr; `--help`/`--version` print to stdout.
 //! `--limit NAME=VALUE` (any command, repeatable) overrides a resource limit
 //! of `re2d::limits::Limits` (see `re2d --help` and the README).
+// The doc comments of the argument structs are clap's --help text (docs/cli.md), not rustdoc:
+// text like `Res8[fallback_key]` is meant literally.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 mod atlas;
 mod build;
