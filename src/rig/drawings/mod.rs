@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `paint.rs` | raster primitives: tubes (exact signed distance of a polyline with per-point radius), detail shapes, coverage, colour |
 //! | `part.rs` | a painted part: the bone's tube, cel shading from one light, far-limb tone, patterns, details, ink outline |
-//! | `pose.rs` | design units → pixels ([`pose::Fit`]), forward kinematics helpers, the part builder |
+//! | `pose.rs` | design units → pixels (`Fit`), forward kinematics helpers, the part builder |
 //! | `vary.rs` | seeded variation of proportions, pose angles and palette (seed 0 = the reference) |
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
@@ -18,11 +18,15 @@
 //! in design units, fits them to the canvas, paints them and writes the declaration.
 //!
 //! Contract with the slicer (rig.md §3): each part's painted outline **is** its declared
-//! tube (the union of discs of linearly interpolated centre and radius along the polyline,
-//! points and radii rounded to 0.1 px), except a few hair spikes that stick out over the
-//! key; depths follow the painting order (smaller is nearer). Pixel `(x, y)` is sampled at
-//! `(x + 0.5, y + 0.5)`. Edges are anti-aliased by the area coverage of a one-pixel box and
-//! mixed with the key colour, as a keyed painting would be.
+//! tube, read literally: a pixel centre is inside when its distance to the nearest point of
+//! some segment is at most the radius interpolated at that point (points and radii rounded
+//! to 0.1 px, as written to JSON). Radii taper gently (where a nearer part crosses a farther
+//! one), so the other reading, the union of discs along each segment, differs by under a
+//! pixel there; the tests score both. The only paint outside the tubes is a few hair spikes
+//! of the biped over the key (about 4 % of the head: the "closest tube" case of §3). Depths
+//! follow the painting order (smaller is nearer). Pixel `(x, y)` is sampled at
+//! `(x + 0.5, y + 0.5)`. Edges are anti-aliased by the area coverage of a one-pixel box
+//! across the edge and mixed with the key colour, as a keyed painting would be.
 //!
 //! Truth labels (`labels`): 0 where the painted coverage is below 0.5, else 1 + the index of
 //! the bone whose paint contributes most to the pixel (for a fully painted pixel: the nearest
@@ -30,13 +34,13 @@
 
 mod biped;
 mod files;
-pub mod paint;
-pub mod part;
-pub mod pose;
+mod paint;
+mod part;
+mod pose;
 mod quadruped;
-pub mod render;
+mod render;
 mod skeleton;
-pub mod vary;
+mod vary;
 
 pub use render::PartStats;
 
@@ -169,7 +173,7 @@ impl Drawing {
 
 /// The parts of `spec`'s character (declaration order) and its `facing`, fitted to the
 /// canvas.
-pub fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
+fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
     let mut v = vary::Vary::new(spec.seed);
     let (w, h) = (spec.width as f64, spec.height as f64);
     match spec.kind {

@@ -39,8 +39,6 @@ pub struct Tube {
     /// Radius at each point.
     pub radii: Vec<f64>,
     segs: Vec<Seg>,
-    /// Length of the polyline.
-    pub length: f64,
 }
 
 /// The local frame of a pixel centre relative to one tube (for shading and bands).
@@ -136,7 +134,6 @@ impl Tube {
             points,
             radii,
             segs,
-            length: s0,
         }
     }
 
@@ -205,18 +202,6 @@ impl Tube {
             r: g.r1 + (g.r2 - g.r1) * t,
             n,
         }
-    }
-
-    /// The point at arc length `s` along the polyline and the unit direction there.
-    pub fn at(&self, s: f64) -> (Pt, Pt) {
-        let g = self
-            .segs
-            .iter()
-            .find(|g| s <= g.s0 + g.len)
-            .unwrap_or(&self.segs[self.segs.len() - 1]);
-        let t = ((s - g.s0) / g.len).clamp(0.0, 1.0);
-        let dir = [g.ba[0] / g.len, g.ba[1] / g.len];
-        ([g.a[0] + g.ba[0] * t, g.a[1] + g.ba[1] * t], dir)
     }
 }
 

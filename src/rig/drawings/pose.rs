@@ -62,11 +62,6 @@ pub fn polar(p: Pt, angle: f64, len: f64) -> Pt {
     [p[0] + len * angle.cos(), p[1] + len * angle.sin()]
 }
 
-/// `a + (b - a) · t`.
-pub fn lerp(a: Pt, b: Pt, t: f64) -> Pt {
-    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
-}
-
 /// `p + d`.
 pub fn add(p: Pt, d: Pt) -> Pt {
     [p[0] + d[0], p[1] + d[1]]
