@@ -1,0 +1,57 @@
+//! The skeleton declaration of a generated drawing, as rig.md §1 defines it: one bone per
+//! part in declaration order (the label of a bone is 1 + its index here), its polyline and
+//! per-point radius (the exact tube the part was painted in), parent, depth, `facing` and
+//! the `mocap` joint map. One bone per line, so a diff of two drawings reads well.
+
+use super::part::Part;
+
+fn num(v: f64) -> String {
+    // `+ 0.0` turns -0 into 0; values are already rounded to 0.1.
+    format!("{}", v + 0.0)
+}
+
+fn text(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+/// The declaration JSON of `parts` painted into `image` over `background`
+/// (`"#rrggbb"` or `"alpha"`).
+pub fn declaration(image: &str, background: &str, parts: &[Part], facing: &str) -> String {
+    let mut out = String::new();
+    out.push_str("{\n  \"version\": 1,\n");
+    out.push_str(&format!("  \"image\": {},\n", text(image)));
+    out.push_str(&format!("  \"background\": {},\n", text(background)));
+    out.push_str("  \"bones\": [\n");
+    for (i, p) in parts.iter().enumerate() {
+        let pts: Vec<String> = p
+            .tube
+            .points
+            .iter()
+            .map(|q| format!("[{}, {}]", num(q[0]), num(q[1])))
+            .collect();
+        let radii: Vec<String> = p.tube.radii.iter().map(|&r| num(r)).collect();
+        let parent = match p.parent {
+            Some(j) => format!(", \"parent\": {}", text(parts[j].name)),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "    {{\"name\": {}{parent}, \"points\": [{}], \"radius\": [{}], \"depth\": {}}}{}\n",
+            text(p.name),
+            pts.join(", "),
+            radii.join(", "),
+            p.depth,
+            if i + 1 < parts.len() { "," } else { "" }
+        ));
+    }
+    out.push_str("  ],\n");
+    out.push_str(&format!("  \"facing\": {}", text(facing)));
+    let mapped: Vec<String> = parts
+        .iter()
+        .filter_map(|p| p.joint.map(|j| format!("{}: {}", text(p.name), text(j))))
+        .collect();
+    if !mapped.is_empty() {
+        out.push_str(&format!(",\n  \"mocap\": {{{}}}", mapped.join(", ")));
+    }
+    out.push_str("\n}\n");
+    out
+}
