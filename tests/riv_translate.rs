@@ -344,3 +344,44 @@ fn reference_moves_the_root() {
         [6.0, -12.0]
     );
 }
+
+/// The committed `mocap` fixture is what the retargeting of the committed
+/// capture generates (`cargo run --example riv_fixtures`), and its walk
+/// clip is a closed loop with the root bob as translations of the root.
+#[test]
+fn committed_mocap_fixture_is_the_generated_one() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let b = re2d::rig::bvh::read(
+        &repo.join("assets/mocap/cmu-131-01-walk.bvh"),
+        &Limits::DEFAULT,
+    )
+    .unwrap();
+    let walk = re2d::rig::motion::retarget(
+        &b,
+        &re2d::riv::fixtures::mocap_bones(),
+        &re2d::rig::motion::MotionOptions::default(),
+    )
+    .unwrap();
+    let f = re2d::riv::fixtures::mocap(&walk);
+    let dir = repo.join("tests/riv/fixtures/mocap");
+    let committed = std::fs::read_to_string(dir.join("model.json")).unwrap();
+    assert_eq!(committed, f.json, "run cargo run --example riv_fixtures");
+    for (name, png) in &f.textures {
+        assert_eq!(&std::fs::read(dir.join(name)).unwrap(), png, "{name}");
+    }
+    let m = Model::load(&dir.join("model.json"), &Limits::DEFAULT).unwrap();
+    let c = m.clip("walk").unwrap();
+    assert!(c.looping);
+    assert_eq!(c.translations.len(), 1);
+    assert_eq!(m.bones[c.translations[0].bone].parent, None);
+    let keys = &c.translations[0].keys;
+    assert_eq!(keys.first().map(|k| k.2), keys.last().map(|k| k.2));
+    assert!(keys.iter().any(|k| k.2.abs() > 2.0), "the root bobs");
+    for t in &c.tracks {
+        assert_eq!(t.keys.first().map(|k| k.1), t.keys.last().map(|k| k.1));
+    }
+    assert!(c.tracks.len() >= 12, "{} tracks", c.tracks.len());
+    // the probe moves the root only
+    let p = m.clip("probe_bob").unwrap();
+    assert!(p.tracks.is_empty() && p.translations.len() == 1);
+}
