@@ -493,6 +493,14 @@ fn cmu_cycle() {
     assert!(rep.start >= rep.window.0 as f64 && rep.end <= rep.window.1 as f64);
     let frames = rep.end - rep.start;
     assert!((125.0..=133.0).contains(&frames), "{frames}");
+    // as documented in gait.rs: frames 82-245 (1-based), the far foot's
+    // toe-offs at 103.64 and 236.57
+    assert_eq!(rep.window, (81, 245));
+    assert!(rep.event.contains("RightKnee"), "{}", rep.event);
+    assert!(
+        (rep.start - 102.64).abs() < 0.01 && (rep.end - 235.57).abs() < 0.01,
+        "{rep:?}"
+    );
     assert!((rep.capture_fps - 120.0).abs() < 0.01);
     // keys at 60 fps, a whole number of frames
     let kk = w.times.len() - 1;

@@ -96,8 +96,10 @@ fn find_clip<'a>(model: &'a Model, name: &str) -> Result<&'a Clip, RivError> {
     }
 }
 
-/// Local bone angles (rest angle + track value) of `clip` at time `t`
-/// (see [`clip_time`] for how `t` maps to the clip).
+/// Local bone angles (rest angle + track value) of `clip` at time `t`:
+/// keys at `frame/fps`, the clip's duration in whole frames, a looping clip
+/// wrapping at its end (`t mod duration`) and a one-shot clip holding its
+/// last frame, as the runtime's animation instance does.
 pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Vec<f64>, RivError> {
     let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
     let Some(name) = clip else {

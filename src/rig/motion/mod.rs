@@ -53,6 +53,8 @@
 //!   as drawn, or of the far leg when the near one is not mapped; the
 //!   capture's hip → knee → ankle rest lengths), y down. Forward travel is
 //!   dropped: the walk is in place.
+//! - **Limits**: the clip's key count is checked against `bvh-max-frames`
+//!   of [`Limits::current`] before the keys are allocated.
 
 pub mod gait;
 pub mod mapping;
@@ -273,9 +275,17 @@ fn resolve(
                 Some(Seg { joint: j, end })
             }
             None => {
-                let want = mapping::role_of(&b.name)
-                    .and_then(|(role, side)| conv.map(|c| c.joint(role, side.side(facing))));
+                let role = mapping::role_of(&b.name);
+                let want =
+                    role.and_then(|(role, side)| conv.map(|c| c.joint(role, side.side(facing))));
                 match want {
+                    None if role.is_some() => {
+                        warnings.push(format!(
+                            "bone '{}': the capture uses none of the known joint names (CMU, Mixamo, ASF); it keeps its drawn pose (name its joint in `mocap`)",
+                            b.name
+                        ));
+                        None
+                    }
                     None => {
                         if b.parent.is_some() {
                             warnings.push(format!(
