@@ -55,11 +55,28 @@ pub struct Limits {
     /// Most object records the `.riv` reader accepts (each needs ≥ 2 bytes,
     /// so this only bounds the record list of a huge file).
     pub riv_max_objects: u64,
+    /// Largest BVH motion-capture file read (bytes; rig.md §6).
+    pub bvh_max_bytes: u64,
+    /// Most frames a BVH `Frames:` line may declare (checked before the
+    /// motion is allocated).
+    pub bvh_max_frames: u32,
+    /// Most joints (ROOT + JOINT, End Sites not counted) in a BVH hierarchy.
+    pub bvh_max_joints: u32,
+    /// Most channels per BVH frame (the sum over all joints).
+    pub bvh_max_channels: u32,
 }
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
 pub const JSON_DEPTH_CEILING: u32 = 10_000;
+
+/// The most frames `bvh-max-frames` may allow (16 Mi: a day of 120 fps
+/// capture is 10.4 M frames).
+pub const BVH_FRAMES_CEILING: u32 = 1 << 24;
+/// The most joints `bvh-max-joints` may allow.
+pub const BVH_JOINTS_CEILING: u32 = 1 << 16;
+/// The most channels `bvh-max-channels` may allow (six per joint).
+pub const BVH_CHANNELS_CEILING: u32 = 6 << 16;
 
 impl Limits {
     /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
@@ -78,6 +95,10 @@ impl Limits {
         nres_max_entries: 256,
         nres_max_payload_bytes: 1 << 20,
         msh_max_findings_per_code: 8,
+        bvh_max_bytes: 1 << 20,
+        bvh_max_frames: 4096,
+        bvh_max_joints: 256,
+        bvh_max_channels: 1536,
         ..Limits::DEFAULT
     };
 
@@ -97,6 +118,10 @@ impl Limits {
         nres_max_payload_bytes: 256 << 20,
         msh_max_findings_per_code: 100,
         riv_max_objects: 1 << 24,
+        bvh_max_bytes: 64 << 20,
+        bvh_max_frames: 1_000_000,
+        bvh_max_joints: 1024,
+        bvh_max_channels: 6144,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -172,6 +197,26 @@ impl Limits {
             "most object records the `.riv` reader accepts",
             "16M",
         ),
+        (
+            "bvh-max-bytes",
+            "largest BVH motion-capture file read (bytes)",
+            "64M",
+        ),
+        (
+            "bvh-max-frames",
+            "most frames a BVH may declare, refused before the motion is allocated (at most 16M)",
+            "1000000",
+        ),
+        (
+            "bvh-max-joints",
+            "most joints in a BVH hierarchy (End Sites not counted; at most 65536)",
+            "1024",
+        ),
+        (
+            "bvh-max-channels",
+            "most channels in one BVH frame, all joints together (at most 393216)",
+            "6144",
+        ),
     ];
 
     /// Sets the limit called `name` (a [`Limits::TABLE`] name) from `value`
@@ -209,6 +254,10 @@ impl Limits {
             "nres-max-payload" => self.nres_max_payload_bytes = big()?,
             "msh-max-findings" => self.msh_max_findings_per_code = small(u32::MAX as u64)?,
             "riv-max-objects" => self.riv_max_objects = big()?,
+            "bvh-max-bytes" => self.bvh_max_bytes = big()?,
+            "bvh-max-frames" => self.bvh_max_frames = small(BVH_FRAMES_CEILING as u64)?,
+            "bvh-max-joints" => self.bvh_max_joints = small(BVH_JOINTS_CEILING as u64)?,
+            "bvh-max-channels" => self.bvh_max_channels = small(BVH_CHANNELS_CEILING as u64)?,
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

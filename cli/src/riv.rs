@@ -67,7 +67,7 @@ pub struct ExportArgs {
     #[arg(long)]
     empty_toc: bool,
     /// Write a deliberately broken file (negative control):
-    /// zflip, tflip, unbind, forest, static, ramp, badversion, toc16.
+    /// zflip, tflip, unbind, forest, static, ramp, badversion, toc16, notranslate.
     #[arg(long, value_name = "NAME", value_parser = control)]
     control: Option<Control>,
 }

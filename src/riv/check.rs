@@ -5,6 +5,10 @@
 //! first) plus a summary of what the file contains. A file passes when the
 //! problem list is empty. Broken controls `badversion` and `toc16` fail
 //! here; the other controls pass (structure does not prove rendering).
+//!
+//! Keyed properties: rotation (15) on any bone, and `RootBone.x`/`y`
+//! (90/91) on a RootBone only (the root translations of issue 19); each at
+//! most once per KeyedObject.
 
 use super::read::{Field, Record, RivFile, known_field, read_with, triangle_indices};
 use crate::limits::Limits;
@@ -440,6 +444,9 @@ pub fn check(f: &RivFile) -> Report {
     let mut have_object = false;
     let mut have_property = false;
     let mut last_frame: Option<u64> = None;
+    // properties keyed so far for the current KeyedObject, and whether it is a RootBone
+    let mut keyed_props: Vec<u64> = Vec::new();
+    let mut keyed_root = false;
     for r in &recs[j..] {
         let at = r.offset;
         match r.type_key {
@@ -452,6 +459,7 @@ pub fn check(f: &RivFile) -> Report {
                 s.animations.push((text(r, 55), fps, dur, lp, 0, 0));
                 anim = Some((dur, s.animations.len() - 1));
                 have_object = false;
+                keyed_props.clear();
                 have_property = false;
             }
             KEYED_OBJECT => {
@@ -464,8 +472,12 @@ pub fn check(f: &RivFile) -> Report {
                 s.animations[a].4 += 1;
                 have_object = true;
                 have_property = false;
+                keyed_props.clear();
+                keyed_root = false;
                 match r.uint(51) {
-                    Some(id) if is_bone(id) => {}
+                    Some(id) if is_bone(id) => {
+                        keyed_root = comps[id as usize].type_key == ROOT_BONE;
+                    }
                     other => p.push(format!(
                         "KeyedObject at byte {at}: objectId {other:?} is not a bone"
                     )),
@@ -477,11 +489,23 @@ pub fn check(f: &RivFile) -> Report {
                 }
                 have_property = true;
                 last_frame = None;
-                if r.uint(53) != Some(15) {
-                    p.push(format!(
-                        "KeyedProperty at byte {at}: propertyKey {:?} is not 15 (rotation)",
-                        r.uint(53)
-                    ));
+                match r.uint(53) {
+                    Some(15) => {}
+                    Some(90 | 91) if keyed_root => {}
+                    Some(k @ (90 | 91)) => p.push(format!(
+                        "KeyedProperty at byte {at}: propertyKey {k} (RootBone x/y) keys an object that is not a RootBone"
+                    )),
+                    other => p.push(format!(
+                        "KeyedProperty at byte {at}: propertyKey {other:?} is not 15 (rotation) or 90/91 (RootBone x/y)"
+                    )),
+                }
+                if let Some(k) = r.uint(53) {
+                    if keyed_props.contains(&k) {
+                        p.push(format!(
+                            "KeyedProperty at byte {at}: propertyKey {k} keyed twice for one object"
+                        ));
+                    }
+                    keyed_props.push(k);
                 }
             }
             KEY_FRAME => {

@@ -30,11 +30,13 @@ pub enum Control {
     Badversion,
     /// The full ToC with its bitmap packed 16 keys per word.
     Toc16,
+    /// Every root translation (keyed RootBone x/y) dropped (issue 19).
+    Notranslate,
 }
 
 impl Control {
     /// Every control, in §9 order.
-    pub const ALL: [Control; 8] = [
+    pub const ALL: [Control; 9] = [
         Control::Zflip,
         Control::Tflip,
         Control::Unbind,
@@ -43,6 +45,7 @@ impl Control {
         Control::Ramp,
         Control::Badversion,
         Control::Toc16,
+        Control::Notranslate,
     ];
 
     /// The CLI name.
@@ -56,6 +59,7 @@ impl Control {
             Control::Ramp => "ramp",
             Control::Badversion => "badversion",
             Control::Toc16 => "toc16",
+            Control::Notranslate => "notranslate",
         }
     }
 
@@ -470,69 +474,134 @@ pub fn objects(
                 .with(prop::DURATION, Value::Uint(dur))
                 .with(prop::LOOP_VALUE, Value::Uint(clip.looping as u64)),
         );
-        for track in &clip.tracks {
-            let bone = &model.bones[track.bone];
-            let frames = key_frames(&track.keys, o.fps);
-            for (i, (&f, &(t, _))) in frames.iter().zip(&track.keys).enumerate() {
-                if i > 0 && f <= frames[i - 1] {
-                    return err(
-                        Code::KeyQuant,
-                        format!(
-                            "clips.{}.tracks.{}: keys at {} s and {t} s both land on frame {f} at {} fps; use a higher --fps",
-                            clip.name,
-                            bone.name,
-                            track.keys[i - 1].0,
-                            o.fps
-                        ),
-                    );
-                }
-                if f > dur {
-                    return err(
-                        Code::KeyRange,
-                        format!(
-                            "clips.{}.tracks.{}: key at {t} s is frame {f}, beyond the duration of {dur} frames",
-                            clip.name, bone.name
-                        ),
-                    );
-                }
-                if (f as f64 / o.fps as f64 - t).abs() > 1e-6 {
-                    warnings.push(format!(
-                        "clips.{}.tracks.{}: key at {t} s moved to frame {f} ({} s) at {} fps",
-                        clip.name,
-                        bone.name,
-                        f as f64 / o.fps as f64,
-                        o.fps
-                    ));
-                }
-            }
+        // Keyed bones in canonical order: rotation, then x and y of a root's translation.
+        let translations: &[super::model::Translation] = if control == Some(Control::Notranslate) {
+            &[]
+        } else {
+            &clip.translations
+        };
+        let mut keyed: Vec<usize> = clip
+            .tracks
+            .iter()
+            .map(|t| t.bone)
+            .chain(translations.iter().map(|t| t.bone))
+            .collect();
+        keyed.sort_unstable();
+        keyed.dedup();
+        for bone_index in keyed {
+            let bone = &model.bones[bone_index];
+            let track = clip.tracks.iter().find(|t| t.bone == bone_index);
+            let moved = translations.iter().find(|t| t.bone == bone_index);
             out.push(
                 RivObject::new(ty::KEYED_OBJECT)
-                    .with(prop::OBJECT_ID, Value::Uint(1 + track.bone as u64)),
+                    .with(prop::OBJECT_ID, Value::Uint(1 + bone_index as u64)),
             );
-            out.push(
-                RivObject::new(ty::KEYED_PROPERTY)
-                    .with(prop::PROPERTY_KEY, Value::Uint(prop::ROTATION)),
-            );
-            let first = bone.angle + track.keys[0].1;
-            for (&f, &(_, a)) in frames.iter().zip(&track.keys) {
-                let value = if control == Some(Control::Static) {
-                    first
+            let mut properties: Vec<KeyedValues> = Vec::with_capacity(3);
+            if let Some(track) = track {
+                let keys = track
+                    .keys
+                    .iter()
+                    .map(|&(t, a)| (t, bone.angle + a))
+                    .collect();
+                properties.push((prop::ROTATION, "tracks", keys));
+            }
+            if let Some(m) = moved {
+                let (x0, y0) = (bone.x + ox, bone.y + oy);
+                properties.push((
+                    prop::ROOT_X,
+                    "translations",
+                    m.keys.iter().map(|&(t, dx, _)| (t, x0 + dx)).collect(),
+                ));
+                properties.push((
+                    prop::ROOT_Y,
+                    "translations",
+                    m.keys.iter().map(|&(t, _, dy)| (t, y0 + dy)).collect(),
+                ));
+            }
+            for (key, field, keys) in properties {
+                if key == prop::ROOT_Y {
+                    // x already reported any quantisation problem of these times
                 } else {
-                    bone.angle + a
-                };
+                    check_key_times(
+                        &keys,
+                        &clip.name,
+                        field,
+                        &bone.name,
+                        o.fps,
+                        dur,
+                        &mut warnings,
+                    )?;
+                }
                 out.push(
-                    RivObject::new(ty::KEY_FRAME_DOUBLE)
-                        .with(prop::FRAME, Value::Uint(f))
-                        .with(
-                            prop::INTERPOLATION_TYPE,
-                            Value::Uint(if clip.step { 0 } else { 1 }),
-                        )
-                        .with(prop::VALUE, Value::double(value)),
+                    RivObject::new(ty::KEYED_PROPERTY).with(prop::PROPERTY_KEY, Value::Uint(key)),
                 );
+                let frames = key_frames(&keys, o.fps);
+                let first = keys[0].1;
+                for (&f, &(_, v)) in frames.iter().zip(&keys) {
+                    let value = if control == Some(Control::Static) {
+                        first
+                    } else {
+                        v
+                    };
+                    out.push(
+                        RivObject::new(ty::KEY_FRAME_DOUBLE)
+                            .with(prop::FRAME, Value::Uint(f))
+                            .with(
+                                prop::INTERPOLATION_TYPE,
+                                Value::Uint(if clip.step { 0 } else { 1 }),
+                            )
+                            .with(prop::VALUE, Value::double(value)),
+                    );
+                }
             }
         }
     }
     Ok((out, frame, warnings))
+}
+
+/// One keyed property of a bone: property key, model field (for messages),
+/// `(time, absolute value)` keys.
+type KeyedValues<'a> = (u64, &'a str, Vec<(f64, f64)>);
+
+/// §8.6 key-time rules for one keyed property: frames strictly increase
+/// after quantisation (`E_KEY_QUANT`), none beyond the duration
+/// (`E_KEY_RANGE`), a warning when a key moves by more than 1e-6 s.
+fn check_key_times(
+    keys: &[(f64, f64)],
+    clip: &str,
+    field: &str,
+    bone: &str,
+    fps: u32,
+    dur: u64,
+    warnings: &mut Vec<String>,
+) -> Result<(), RivError> {
+    let frames = key_frames(keys, fps);
+    for (i, (&f, &(t, _))) in frames.iter().zip(keys).enumerate() {
+        if i > 0 && f <= frames[i - 1] {
+            return err(
+                Code::KeyQuant,
+                format!(
+                    "clips.{clip}.{field}.{bone}: keys at {} s and {t} s both land on frame {f} at {fps} fps; use a higher --fps",
+                    keys[i - 1].0,
+                ),
+            );
+        }
+        if f > dur {
+            return err(
+                Code::KeyRange,
+                format!(
+                    "clips.{clip}.{field}.{bone}: key at {t} s is frame {f}, beyond the duration of {dur} frames"
+                ),
+            );
+        }
+        if (f as f64 / fps as f64 - t).abs() > 1e-6 {
+            warnings.push(format!(
+                "clips.{clip}.{field}.{bone}: key at {t} s moved to frame {f} ({} s) at {fps} fps",
+                f as f64 / fps as f64,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Exports `model` to `.riv` bytes.

@@ -8,6 +8,13 @@
 //!   (`probe_root` turns only the root, `probe_knee` only the left knee).
 //! - [`arm`]: a two-bone arm on a zero-length shoulder pivot (distal /
 //!   proximal locality probe), a closed `wave` loop and probe clips.
+//! - [`mocap`] (issue 19): the walking figure with a `walk` clip
+//!   retargeted from motion capture by [`crate::rig::motion`] (rotation
+//!   tracks plus the root bob as `translations` of the root), the same
+//!   probes, and `probe_bob`, a clip that only moves the root (x and y) far
+//!   enough for the `notranslate` control to fail. It needs the capture, so
+//!   it is not in [`all`]: `cargo run --example riv_fixtures` retargets
+//!   `assets/mocap/cmu-131-01-walk.bvh` onto [`mocap_bones`] and writes it.
 //!
 //! Every part has its own 16×16 texture: one hue per part, brightness
 //! ramping along the bone and a lighter band across it, so draw-order and
@@ -500,7 +507,112 @@ pub fn arm() -> Fixture {
     finish("arm", model, &hues)
 }
 
-/// Every fixture.
+/// Every fixture that needs no outside data (see [`mocap`]).
 pub fn all() -> Vec<Fixture> {
     vec![walk(), arm()]
+}
+
+/// The walking figure's model (as [`walk`] writes it).
+fn walk_model() -> Option<(serde_json::Map<String, Json>, super::Model)> {
+    let f = walk();
+    let json: Json = serde_json::from_str(&f.json).ok()?;
+    let mut src = |id: &str, _: &Json| -> Result<(String, Vec<u8>), super::RivError> {
+        let name = format!("{id}.png");
+        let png = f
+            .textures
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|t| t.1.clone())
+            .unwrap_or_default();
+        Ok((name, png))
+    };
+    let model = super::Model::from_json(&json, &mut src, &crate::limits::Limits::DEFAULT).ok()?;
+    match json {
+        Json::Object(m) => Some((m, model)),
+        _ => None,
+    }
+}
+
+/// The walking figure's bones as motion retargeting sees them: canonical
+/// order, start and end at rest (the figure faces right: its feet point
+/// to +x; `L` bones are the near ones).
+pub fn mocap_bones() -> Vec<crate::rig::motion::MotionBone> {
+    let Some((_, model)) = walk_model() else {
+        return Vec::new();
+    };
+    let rest = model.rest();
+    model
+        .bones
+        .iter()
+        .zip(&rest)
+        .map(|(b, w)| crate::rig::motion::MotionBone {
+            name: b.name.clone(),
+            parent: b.parent,
+            start: [w.x, w.y],
+            end: [
+                w.x + b.length * w.angle.cos(),
+                w.y + b.length * w.angle.sin(),
+            ],
+            joint: None,
+        })
+        .collect()
+}
+
+/// The walking figure with a captured `walk` (from [`mocap_bones`], in
+/// that order), the probes of [`walk`], and `probe_bob`.
+pub fn mocap(w: &crate::rig::motion::Walk) -> Fixture {
+    let base = walk();
+    let Some((mut m, model)) = walk_model() else {
+        return Fixture {
+            name: "mocap",
+            json: String::new(),
+            textures: Vec::new(),
+        };
+    };
+    let mut tracks = Map::new();
+    for (b, angles) in model.bones.iter().zip(&w.angles) {
+        if angles.iter().all(|&a| a == 0.0) {
+            continue;
+        }
+        let keys: Vec<Json> = w
+            .times
+            .iter()
+            .zip(angles)
+            .map(|(&t, &a)| json!([round6(t), round6(a)]))
+            .collect();
+        tracks.insert(b.name.clone(), Json::Array(keys));
+    }
+    let root = model
+        .bones
+        .iter()
+        .find(|b| b.parent.is_none())
+        .map_or("hip".to_string(), |b| b.name.clone());
+    let bob: Vec<Json> = w
+        .times
+        .iter()
+        .zip(&w.root_dy)
+        .map(|(&t, &dy)| json!([round6(t), 0.0, round6(dy)]))
+        .collect();
+    let mut translations = Map::new();
+    translations.insert(root.clone(), Json::Array(bob));
+    let clips = json!({
+        "walk": {
+            "duration": round6(w.duration), "loop": true, "interpolation": "linear",
+            "tracks": Json::Object(tracks),
+            "translations": Json::Object(translations),
+        },
+        "probe_root": {"duration": 1.0, "tracks": {"hip": [[0.0, 0.0], [1.0, 0.3]]}},
+        "probe_knee": {"duration": 1.0, "tracks": {"shinL": [[0.0, 0.0], [1.0, 0.8]]}},
+        "probe_bob": {"duration": 1.0, "translations": {root: [[0.0, 0.0, 0.0], [0.5, 14.0, -36.0], [1.0, 0.0, 0.0]]}},
+    });
+    m.insert("name".into(), json!("mocap"));
+    m.insert("clips".into(), clips);
+    let mut text = String::new();
+    pretty(&Json::Object(m), 0, &mut text);
+    text.push('\n');
+    Fixture {
+        name: "mocap",
+        json: text,
+        textures: base.textures,
+    }
 }

@@ -2,15 +2,15 @@
 //!
 //! | file | stage | spec |
 //! |---|---|---|
-//! | `model.rs` | §7 input model (JSON + PNG textures) → validated [`Model`]; rest pose; §8.1 frame | §7, §8.1 |
+//! | `model.rs` | §7 input model (JSON + PNG textures) → validated [`Model`]; rest pose; §8.1 frame; clip `translations` of root bones (issue 19) | §7, §8.1 |
 //! | `error.rs` | `E_*` validation codes and exit codes | §8.7 |
-//! | `export.rs` | model → object list (bones, assets, parts, 8-bit weights, clips), draw order, `--control` variants | §5, §6, §8, §9 |
+//! | `export.rs` | model → object list (bones, assets, parts, 8-bit weights, clips with rotation keys and keyed RootBone x/y), draw order, `--control` variants | §5, §6, §8, §9 |
 //! | `keys.rs` | type/property keys and the writer's field types | §1, §4 |
 //! | `write.rs` | varuint, field values, object records, header and ToC (4 keys per u32 word) | §1–§3 |
 //! | `read.rs` | independent structural reader (own varuint, own key table) | §10.1 |
 //! | `check.rs` | structural check of a decoded file (`re2d riv check`) | §10.1 |
 //! | `roundtrip.rs` | decoded records == the writer's object list | §10.1 |
-//! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`) | §10.2 |
+//! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included | §10.2 |
 //! | `fixtures.rs` | the generated test characters (walk, arm) | issue 8 §3 |
 //!
 //! Pipeline: [`Model::load`] → [`export::export`] → bytes (published by the

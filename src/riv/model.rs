@@ -2,6 +2,13 @@
 //! into [`Model`] (bones in canonical order, parts, clips), with the §8.7
 //! error codes. Also the rest pose and the artboard frame of §8.1, which
 //! the exporter and the reference renderer share.
+//!
+//! Extension (issue 19, the root bob of a captured walk): a clip may have
+//! `"translations": {"<root bone>": [[t, dx, dy], …]}` — pixels, y down,
+//! added to that root bone's rest x/y; times follow the rules of `tracks`
+//! (strictly increasing, in `[0, duration]`), only root bones may have one
+//! (`E_CLIP` otherwise), interpolation as the clip's. The exporter writes
+//! them as keyed `RootBone.x`/`y` (properties 90/91).
 
 use std::path::Path;
 
@@ -78,6 +85,16 @@ pub struct Track {
     pub keys: Vec<(f64, f64)>,
 }
 
+/// One root bone's translation track (issue 19: the root bob of a walk).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Translation {
+    /// Bone index (always a root).
+    pub bone: usize,
+    /// `(time s, dx px, dy px)`, added to the root's rest x/y; time
+    /// strictly increasing.
+    pub keys: Vec<(f64, f64, f64)>,
+}
+
 /// A clip.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
@@ -91,6 +108,8 @@ pub struct Clip {
     pub step: bool,
     /// Tracks in canonical bone order.
     pub tracks: Vec<Track>,
+    /// Root translations in canonical bone order.
+    pub translations: Vec<Translation>,
 }
 
 /// A validated model.
@@ -278,6 +297,12 @@ impl Model {
     /// World transforms for local angles `local[k]` (rest angle + additive),
     /// in canonical order (§7 "rest pose" rule), with `(ox, oy)` added to roots.
     pub fn world(&self, local: &[f64], ox: f64, oy: f64) -> Vec<World> {
+        self.world_moved(local, &[], ox, oy)
+    }
+
+    /// [`Model::world`] with root bone `k` moved by `moved[k]` (a clip's
+    /// translation; missing entries and non-roots are not moved).
+    pub fn world_moved(&self, local: &[f64], moved: &[[f64; 2]], ox: f64, oy: f64) -> Vec<World> {
         let mut out: Vec<World> = Vec::with_capacity(self.bones.len());
         for (k, b) in self.bones.iter().enumerate() {
             let a = local.get(k).copied().unwrap_or(b.angle);
@@ -291,11 +316,14 @@ impl Model {
                         angle: pw.angle + a,
                     }
                 }
-                None => World {
-                    x: b.x + ox,
-                    y: b.y + oy,
-                    angle: a,
-                },
+                None => {
+                    let d = moved.get(k).copied().unwrap_or([0.0, 0.0]);
+                    World {
+                        x: b.x + ox + d[0],
+                        y: b.y + oy + d[1],
+                        angle: a,
+                    }
+                }
             };
             out.push(w);
         }
@@ -774,14 +802,83 @@ fn parse_clips(v: Option<&Json>, bones: &[Bone]) -> Result<Vec<Clip>, RivError> 
             tracks.push(Track { bone, keys: out });
         }
         tracks.sort_by_key(|t| t.bone);
+        let translations = parse_translations(c.get("translations"), &at, duration, bones)?;
         clips.push(Clip {
             name: name.clone(),
             duration,
             looping,
             step,
             tracks,
+            translations,
         });
     }
     clips.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(clips)
+}
+
+/// A clip's `translations`: root bone → `[[t, dx, dy], …]`, validated like
+/// `tracks` (times strictly increasing in `[0, duration]`), only on root
+/// bones (`E_CLIP` otherwise).
+fn parse_translations(
+    v: Option<&Json>,
+    at: &str,
+    duration: f64,
+    bones: &[Bone],
+) -> Result<Vec<Translation>, RivError> {
+    let map = match v {
+        None | Some(Json::Null) => return Ok(Vec::new()),
+        Some(Json::Object(m)) => m,
+        Some(_) => return err(Code::Clip, format!("{at}.translations is not an object")),
+    };
+    let mut out = Vec::with_capacity(map.len());
+    for (bn, keys) in map {
+        let Some(bone) = bones.iter().position(|b| &b.name == bn) else {
+            return err(
+                Code::Clip,
+                format!("{at}.translations: unknown bone '{bn}'"),
+            );
+        };
+        if bones[bone].parent.is_some() {
+            return err(
+                Code::Clip,
+                format!(
+                    "{at}.translations.{bn}: only a root bone can be translated (a child sits at its parent's tip)"
+                ),
+            );
+        }
+        let Json::Array(ks) = keys else {
+            return err(
+                Code::Clip,
+                format!("{at}.translations.{bn} is not an array"),
+            );
+        };
+        if ks.is_empty() {
+            return err(Code::Clip, format!("{at}.translations.{bn} has no keys"));
+        }
+        let mut list: Vec<(f64, f64, f64)> = Vec::with_capacity(ks.len());
+        for (i, k) in ks.iter().enumerate() {
+            let kw = format!("{at}.translations.{bn}[{i}]");
+            let (t, dx, dy) = match k.as_array().map(Vec::as_slice) {
+                Some([t, dx, dy]) => (
+                    num(Some(t), 0.0, Code::Clip, &format!("{kw} time"))?,
+                    num(Some(dx), 0.0, Code::Clip, &format!("{kw} dx"))?,
+                    num(Some(dy), 0.0, Code::Clip, &format!("{kw} dy"))?,
+                ),
+                _ => return err(Code::Clip, format!("{kw} is not a [time, dx, dy] triple")),
+            };
+            if !(0.0..=duration).contains(&t) {
+                return err(
+                    Code::Clip,
+                    format!("{kw}: time {t} is outside [0, {duration}]"),
+                );
+            }
+            if list.last().is_some_and(|&(p, _, _)| t <= p) {
+                return err(Code::Clip, format!("{kw}: time {t} does not increase"));
+            }
+            list.push((t, dx, dy));
+        }
+        out.push(Translation { bone, keys: list });
+    }
+    out.sort_by_key(|t| t.bone);
+    Ok(out)
 }

@@ -2,8 +2,9 @@
 //! model**, never the `.riv`, so the runtime's pixels are judged against an
 //! independent prediction.
 //!
-//! Stages: [`pose_at`] (clip sampled at the export fps, keys at their
-//! quantised times, loop/one-shot time handling of the runtime) →
+//! Stages: [`pose_at`] and [`moved_at`] (clip rotations and root
+//! translations sampled at the export fps, keys at their quantised times,
+//! loop/one-shot time handling of the runtime) →
 //! [`deform`] (linear blend skinning of §7 with the §8.1 offset) →
 //! [`render`] (parts far to near, bilinear texture sampling, "over"
 //! compositing, pixel centres with the top-left fill rule, no
@@ -11,7 +12,7 @@
 
 use super::error::{Code, RivError, err};
 use super::export::{duration_frames, key_frames};
-use super::model::{Frame, Model, World};
+use super::model::{Clip, Frame, Model, World};
 use crate::limits::Limits;
 use crate::png_io::RgbaImage;
 
@@ -45,18 +46,11 @@ impl Default for RefOptions {
     }
 }
 
-/// Local bone angles (rest angle + track value) of `clip` at time `t`:
-/// keys at `frame/fps`, the clip's duration in whole frames, a looping clip
-/// wrapping at its end (`t mod duration`) and a one-shot clip holding its
-/// last frame, as the runtime's animation instance does.
-pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Vec<f64>, RivError> {
-    let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-    let Some(name) = clip else {
-        return Ok(local);
-    };
-    let Some(c) = model.clip(name) else {
-        return err(Code::Clip, format!("unknown clip '{name}'"));
-    };
+/// The clip time the runtime shows at `t` seconds: keys at `frame/fps`,
+/// the clip's duration in whole frames, a looping clip wrapping at its end
+/// (`t mod duration`) and a one-shot clip holding its last frame, as the
+/// runtime's animation instance does.
+fn clip_time(c: &Clip, t: f64, fps: u32) -> f64 {
     let fpsf = fps as f64;
     let dur = duration_frames(c.duration, fps) as f64;
     let mut frames = t * fpsf;
@@ -67,30 +61,81 @@ pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Ve
     } else if frames > dur {
         frames = dur;
     }
-    let time = frames / fpsf;
-    for tr in &c.tracks {
-        let times: Vec<f64> = key_frames(&tr.keys, fps)
-            .into_iter()
-            .map(|f| f as f64 / fpsf)
-            .collect();
-        let vals: Vec<f64> = tr.keys.iter().map(|k| k.1).collect();
-        let n = vals.len();
-        let v = if time <= times[0] {
-            vals[0]
-        } else if time >= times[n - 1] {
-            vals[n - 1]
+    frames / fpsf
+}
+
+/// The value of keys `(time, value)` at `time` (keys at their quantised
+/// times): the first value before the first key, the last after the last,
+/// hold or linear in between.
+fn sample(keys: &[(f64, f64)], time: f64, fps: u32, step: bool) -> f64 {
+    let fpsf = fps as f64;
+    let times: Vec<f64> = key_frames(keys, fps)
+        .into_iter()
+        .map(|f| f as f64 / fpsf)
+        .collect();
+    let n = keys.len();
+    if time <= times[0] {
+        keys[0].1
+    } else if time >= times[n - 1] {
+        keys[n - 1].1
+    } else {
+        let k = times.iter().rposition(|&x| x <= time).unwrap_or(0);
+        if step || times[k + 1] <= times[k] {
+            keys[k].1
         } else {
-            let k = times.iter().rposition(|&x| x <= time).unwrap_or(0);
-            if c.step || times[k + 1] <= times[k] {
-                vals[k]
-            } else {
-                let f = (time - times[k]) / (times[k + 1] - times[k]);
-                vals[k] + (vals[k + 1] - vals[k]) * f
-            }
-        };
-        local[tr.bone] = model.bones[tr.bone].angle + v;
+            let f = (time - times[k]) / (times[k + 1] - times[k]);
+            keys[k].1 + (keys[k + 1].1 - keys[k].1) * f
+        }
+    }
+}
+
+fn find_clip<'a>(model: &'a Model, name: &str) -> Result<&'a Clip, RivError> {
+    match model.clip(name) {
+        Some(c) => Ok(c),
+        None => err(Code::Clip, format!("unknown clip '{name}'")),
+    }
+}
+
+/// Local bone angles (rest angle + track value) of `clip` at time `t`:
+/// keys at `frame/fps`, the clip's duration in whole frames, a looping clip
+/// wrapping at its end (`t mod duration`) and a one-shot clip holding its
+/// last frame, as the runtime's animation instance does.
+pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Vec<f64>, RivError> {
+    let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
+    let Some(name) = clip else {
+        return Ok(local);
+    };
+    let c = find_clip(model, name)?;
+    let time = clip_time(c, t, fps);
+    for tr in &c.tracks {
+        local[tr.bone] = model.bones[tr.bone].angle + sample(&tr.keys, time, fps, c.step);
     }
     Ok(local)
+}
+
+/// Per bone (canonical order): the root translation `[dx, dy]` of `clip`
+/// at time `t` (zero for bones without one), sampled like [`pose_at`].
+pub fn moved_at(
+    model: &Model,
+    clip: Option<&str>,
+    t: f64,
+    fps: u32,
+) -> Result<Vec<[f64; 2]>, RivError> {
+    let mut out = vec![[0.0, 0.0]; model.bones.len()];
+    let Some(name) = clip else {
+        return Ok(out);
+    };
+    let c = find_clip(model, name)?;
+    let time = clip_time(c, t, fps);
+    for tr in &c.translations {
+        let xs: Vec<(f64, f64)> = tr.keys.iter().map(|k| (k.0, k.1)).collect();
+        let ys: Vec<(f64, f64)> = tr.keys.iter().map(|k| (k.0, k.2)).collect();
+        out[tr.bone] = [
+            sample(&xs, time, fps, c.step),
+            sample(&ys, time, fps, c.step),
+        ];
+    }
+    Ok(out)
 }
 
 /// Deformed vertex positions of part `pi` (artboard space, offset applied):
@@ -273,7 +318,8 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
         None => None,
     };
     let local = pose_at(model, o.clip.as_deref(), o.time, o.fps)?;
-    let pose = model.world(&local, frame.ox, frame.oy);
+    let moved = moved_at(model, o.clip.as_deref(), o.time, o.fps)?;
+    let pose = model.world_moved(&local, &moved, frame.ox, frame.oy);
     let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
     let rest = model.world(&rest_local, frame.ox, frame.oy);
     let mut texs: Vec<Tex> = Vec::with_capacity(model.textures.len());

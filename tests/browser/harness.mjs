@@ -1,7 +1,10 @@
 // re2d riv browser harness (spec rive-export.md §10.3–§10.6): exports every fixture and every
 // negative control with `re2d export-riv`, renders them in Debian chromium with the official Rive
 // web runtime (pinned npm version, served from 127.0.0.1), renders the reference frames with
-// `re2d riv render-ref`, and runs checks C0–C9 with all controls in this one invocation.
+// `re2d riv render-ref`, and runs checks C0–C9 with all controls in this one invocation. A fixture
+// whose harness.json names a `translationProbe` clip also gets C9T (issue 19): that clip only
+// moves the root bone (keyed RootBone x/y); runtime vs reference like C9, and the file exported
+// with `--control notranslate` (translation keys dropped) must fail it.
 //
 //   node harness.mjs --re2d target/release/re2d --fixtures tests/riv/fixtures --out target/riv-browser
 //                    [--calibrate] [--fixture NAME]...
@@ -22,7 +25,7 @@ import * as M from './metrics.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const MARGIN = 0.05;
-const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16'];
+const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16', 'notranslate'];
 
 function parseArgs(argv) {
     const a = { fixtures: [], calibrate: false };
@@ -169,6 +172,29 @@ async function runFixture(a, name, page, pageNoGl, logs) {
         return { changed: M.changed(fr[0], fr[k]), union: M.union(fr[0], fr[k]), cover: [M.coverage(fr[0]), M.coverage(fr[k])] };
     };
     const sortedClips = Object.keys(model.clips).sort();
+    // C9T (root translations, issue 19): a probe clip that only moves the root bone (keyed
+    // RootBone x/y) against the reference at the probe's sample times; the control drops the
+    // translation keys (--control notranslate). The main clip's notranslate score is recorded too.
+    let c9t = null;
+    if (cfg.translationProbe) {
+        const pclip = cfg.translationProbe;
+        const pdur = Math.round(model.clips[pclip].duration * 60) / 60;
+        const ptimes = Array.from({ length: n + 1 }, (_, i) => (i * pdur) / n);
+        const pref = ptimes.map((t, i) => M.readPng(ref(['--clip', pclip, '--time', String(t)], path.join(out, 'ref', `probe-${i}.png`))));
+        const score = (fr) => ({
+            iou: iouMin(fr, pref),
+            colour: min(fr.map((f, i) => M.colour(f, pref[i]))),
+            perFrame: fr.map((f, i) => ({ t: r4(ptimes[i]), iou: r4(M.iou(f, pref[i])), colour: r4(M.colour(f, pref[i])) })),
+        });
+        const mainNt = await frames('notranslate', clip, times);
+        c9t = {
+            clip: pclip,
+            times: ptimes.map(r4),
+            good: score(await frames('good', pclip, ptimes)),
+            notranslate: score(await frames('notranslate', pclip, ptimes)),
+            mainNotranslate: { iou: iouMin(mainNt, refImgs), colour: colourMin(mainNt) },
+        };
+    }
     const c1ok = (i) => i.ok && i.artboard === (model.name ?? 're2d') && JSON.stringify(i.animations.map((x) => x.name).sort()) === JSON.stringify(sortedClips) && i.consoleErrors.length === 0;
     const raw = {
         size: [W, H],
@@ -183,6 +209,7 @@ async function runFixture(a, name, page, pageNoGl, logs) {
         c9: { good: { iou: iouMin(main.good, refImgs), colour: colourMin(main.good) }, shifted: { iou: iouMin(main.good, shiftImgs), colour: min(main.good.map((f, i) => M.colour(f, shiftImgs[i]))) } },
         c1ok: Object.fromEntries(Object.entries(info).map(([k, v]) => [k, c1ok(v)])),
         perFrame: times.map((t, i) => ({ t: r4(t), iou: r4(M.iou(main.good[i], refImgs[i])), colour: r4(M.colour(main.good[i], refImgs[i])) })),
+        c9t,
     };
     return { cfg, raw, times, out };
 }
@@ -203,6 +230,7 @@ function scores(raw) {
         C7: { good: bindScore(raw.c7.good), control: { unbind: bindScore(raw.c7.unbind) } },
         C8: { good: loc(raw.c8.good), control: { ramp: loc(raw.c8.ramp) } },
         C9: { good: raw.c9.good.iou, control: { 'reference at t+d/4': raw.c9.shifted.iou } },
+        ...(raw.c9t ? { C9T: { good: raw.c9t.good.iou, control: { notranslate: raw.c9t.notranslate.iou } } } : {}),
     };
 }
 
@@ -226,6 +254,7 @@ function derive(sc) {
     t.epsilon = 0; // C8: proximal exclusive region may change by at most ε = 0 pixels
     mid('C8', sc.C8);
     t.T_iou = mid('C9', sc.C9);
+    if (sc.C9T) mid('C9T', sc.C9T); // judged with C9's T_iou / T_colour; only the margin is checked here
     return { t, bad };
 }
 
@@ -260,6 +289,12 @@ function evaluate(fx, raw, sc, t, logs, c0) {
     row('C9', 'math agrees with the runtime', raw.c9.good.iou >= t.T_iou && raw.c9.good.colour >= t.T_colour, sc.C9.good, 'reference at t+d/4', sc.C9.control['reference at t+d/4'],
         raw.c9.shifted.iou < t.T_iou || raw.c9.shifted.colour < t.T_colour, `IoU ≥ ${t.T_iou}, colour ≥ ${t.T_colour}`,
         `colour ${r4(raw.c9.good.colour)} (shifted ${r4(raw.c9.shifted.colour)})`);
+    if (raw.c9t) {
+        const g = raw.c9t.good, c = raw.c9t.notranslate;
+        row('C9T', 'root translation keys play', g.iou >= t.T_iou && g.colour >= t.T_colour, g.iou, 'notranslate', c.iou,
+            c.iou < t.T_iou || c.colour < t.T_colour, `IoU ≥ ${t.T_iou}, colour ≥ ${t.T_colour} (clip ${raw.c9t.clip})`,
+            `colour ${r4(g.colour)} (notranslate ${r4(c.colour)}); main clip without translations: IoU ${r4(raw.c9t.mainNotranslate.iou)}, colour ${r4(raw.c9t.mainNotranslate.colour)}`);
+    }
     // live margins: a threshold is valid only while the controls stay ≥ 0.05 below the correct score
     for (const r of rows) {
         if (['C0', 'C1'].includes(r.id)) continue;

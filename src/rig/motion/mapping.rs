@@ -1,0 +1,427 @@
+//! Which capture joint drives which drawn bone (rig.md §1 `mocap`, §6), and
+//! the limb segment a joint stands for.
+//!
+//! **Default mapping** (a bone without `joint`): the bone's name is split
+//! into lower-case words (at `_`, `-`, spaces, digits and camelCase
+//! boundaries: `upperArmL` → `upper arm l`, `thigh_near` → `thigh near`),
+//! a side word and a role word are looked up, and the role's joint is
+//! taken from the naming convention the capture uses (the convention with
+//! the most joint names present in the file):
+//!
+//! | role (words in the bone name) | CMU BVH | Mixamo / cgspeed | CMU ASF |
+//! |---|---|---|---|
+//! | thigh, upper leg, femur, leg | `LeftHip` | `LeftUpLeg` | `lfemur` |
+//! | shin, calf, lower leg, tibia | `LeftKnee` | `LeftLeg` | `ltibia` |
+//! | foot, ankle | `LeftAnkle` | `LeftFoot` | `lfoot` |
+//! | toe, toes | `LeftToe` | `LeftToeBase` | `ltoes` |
+//! | upper arm, arm, humerus | `LeftShoulder` | `LeftArm` | `lhumerus` |
+//! | forearm, lower arm, radius | `LeftElbow` | `LeftForeArm` | `lradius` |
+//! | hand, palm, fist | `lhand` | `LeftHand` | `lhand` |
+//! | torso, spine, body, trunk, abdomen, belly, waist | `lowerback` | `Spine` | `lowerback` |
+//! | chest, ribcage, thorax, upper body | `Chest` | `Spine1` | `thorax` |
+//! | neck | `Neck` | `Neck` | `upperneck` |
+//! | head, skull | `Head` | `Head` | `head` |
+//!
+//! (Right-side joints likewise: `RightHip`, `RightUpLeg`, `rfemur`, ….)
+//! Side words: `near`/`far` (near = the capture's **Left** when the drawing
+//! faces right, Right when it faces left: a side view facing right shows
+//! the character's left side), `left`/`l` and `right`/`r` (the character's
+//! own side, whatever the facing). A limb without a side word is the near
+//! one. A bone whose name has no role word (pelvis, hips, root, tail, ear,
+//! …) keeps its drawn pose relative to its parent; so does a bone whose
+//! default joint is missing from the capture or has no single child
+//! (with a warning). An explicit `joint` that is missing or has several
+//! children is an error (`E_BVH_JOINT`).
+//!
+//! **Segment of a joint** ([`segment`]): from the joint to its only child
+//! (a joint or an End Site); a child at offset 0 is followed along its own
+//! only child until the segment has length. No child, several children, or
+//! a zero-length end is an error naming the joint.
+
+use super::super::bvh::Bvh;
+
+/// The character's side of a limb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The character's left.
+    Left,
+    /// The character's right.
+    Right,
+}
+
+/// A side as a bone name states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideWord {
+    /// Nearer to the viewer.
+    Near,
+    /// Farther from the viewer.
+    Far,
+    /// The character's own side.
+    Own(Side),
+}
+
+impl SideWord {
+    /// The character's side for a drawing facing right (`facing_right`) or left.
+    pub fn side(self, facing_right: bool) -> Side {
+        match (self, facing_right) {
+            (SideWord::Own(s), _) => s,
+            (SideWord::Near, true) | (SideWord::Far, false) => Side::Left,
+            (SideWord::Near, false) | (SideWord::Far, true) => Side::Right,
+        }
+    }
+}
+
+/// What part of the body a bone is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Thigh (hip joint).
+    Thigh,
+    /// Shin (knee joint).
+    Shin,
+    /// Foot (ankle joint).
+    Foot,
+    /// Toes.
+    Toe,
+    /// Upper arm (shoulder joint).
+    UpperArm,
+    /// Forearm (elbow joint).
+    Forearm,
+    /// Hand.
+    Hand,
+    /// Lower torso / spine.
+    Spine,
+    /// Chest / upper torso.
+    Chest,
+    /// Neck.
+    Neck,
+    /// Head.
+    Head,
+}
+
+impl Role {
+    fn limb_index(self) -> Option<usize> {
+        Some(match self {
+            Role::Thigh => 0,
+            Role::Shin => 1,
+            Role::Foot => 2,
+            Role::Toe => 3,
+            Role::UpperArm => 4,
+            Role::Forearm => 5,
+            Role::Hand => 6,
+            _ => return None,
+        })
+    }
+
+    fn center_index(self) -> usize {
+        match self {
+            Role::Spine => 0,
+            Role::Chest => 1,
+            Role::Neck => 2,
+            _ => 3,
+        }
+    }
+}
+
+/// A joint naming convention of motion-capture files.
+#[derive(Debug)]
+pub struct Convention {
+    /// Name for reports.
+    pub name: &'static str,
+    /// Left thigh, shin, foot, toe, upper arm, forearm, hand joints.
+    pub left: [&'static str; 7],
+    /// Right joints, same order.
+    pub right: [&'static str; 7],
+    /// Spine, chest, neck, head joints.
+    pub center: [&'static str; 4],
+}
+
+impl Convention {
+    /// The joint name of `role` on `side` (the side is ignored for the
+    /// torso, neck and head).
+    pub fn joint(&self, role: Role, side: Side) -> &'static str {
+        match role.limb_index() {
+            Some(i) => match side {
+                Side::Left => self.left[i],
+                Side::Right => self.right[i],
+            },
+            None => self.center[role.center_index()],
+        }
+    }
+
+    /// Hip, knee and ankle joint names of one leg.
+    pub fn leg(&self, side: Side) -> [&'static str; 3] {
+        let l = match side {
+            Side::Left => &self.left,
+            Side::Right => &self.right,
+        };
+        [l[0], l[1], l[2]]
+    }
+}
+
+/// The known conventions, tried in this order on ties.
+pub const CONVENTIONS: &[Convention] = &[
+    Convention {
+        name: "CMU BVH",
+        left: [
+            "LeftHip",
+            "LeftKnee",
+            "LeftAnkle",
+            "LeftToe",
+            "LeftShoulder",
+            "LeftElbow",
+            "lhand",
+        ],
+        right: [
+            "RightHip",
+            "RightKnee",
+            "RightAnkle",
+            "RightToe",
+            "RightShoulder",
+            "RightElbow",
+            "rhand",
+        ],
+        center: ["lowerback", "Chest", "Neck", "Head"],
+    },
+    Convention {
+        name: "Mixamo",
+        left: [
+            "LeftUpLeg",
+            "LeftLeg",
+            "LeftFoot",
+            "LeftToeBase",
+            "LeftArm",
+            "LeftForeArm",
+            "LeftHand",
+        ],
+        right: [
+            "RightUpLeg",
+            "RightLeg",
+            "RightFoot",
+            "RightToeBase",
+            "RightArm",
+            "RightForeArm",
+            "RightHand",
+        ],
+        center: ["Spine", "Spine1", "Neck", "Head"],
+    },
+    Convention {
+        name: "CMU ASF",
+        left: [
+            "lfemur", "ltibia", "lfoot", "ltoes", "lhumerus", "lradius", "lhand",
+        ],
+        right: [
+            "rfemur", "rtibia", "rfoot", "rtoes", "rhumerus", "rradius", "rhand",
+        ],
+        center: ["lowerback", "thorax", "upperneck", "head"],
+    },
+];
+
+/// The convention with the most joint names present in `bvh` (`None` when
+/// no name of any convention is present).
+pub fn convention(bvh: &Bvh) -> Option<&'static Convention> {
+    let mut best: Option<(&Convention, usize)> = None;
+    for c in CONVENTIONS {
+        let hits = c
+            .left
+            .iter()
+            .chain(&c.right)
+            .chain(&c.center)
+            .filter(|n| bvh.has(n))
+            .count();
+        if hits > 0 && best.is_none_or(|(_, b)| hits > b) {
+            best = Some((c, hits));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// The lower-case words of a bone name (split at non-letters and at
+/// camelCase boundaries: `upperArmL` → `["upper", "arm", "l"]`).
+pub fn words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphabetic() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let boundary = c.is_uppercase()
+            && i > 0
+            && (chars[i - 1].is_lowercase()
+                || (chars[i - 1].is_uppercase()
+                    && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+        if boundary && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The role and side a bone name states (`None`: no role word).
+pub fn role_of(name: &str) -> Option<(Role, SideWord)> {
+    let w = words(name);
+    let has = |x: &str| w.iter().any(|v| v == x);
+    let side = if has("near") {
+        SideWord::Near
+    } else if has("far") {
+        SideWord::Far
+    } else if has("left") || has("l") {
+        SideWord::Own(Side::Left)
+    } else if has("right") || has("r") {
+        SideWord::Own(Side::Right)
+    } else {
+        SideWord::Near
+    };
+    let upper = has("upper");
+    let lower = has("lower");
+    let role = if has("forearm") || has("radius") || (lower && has("arm")) {
+        Role::Forearm
+    } else if has("upperarm") || has("humerus") || has("arm") {
+        Role::UpperArm
+    } else if has("hand") || has("palm") || has("fist") {
+        Role::Hand
+    } else if has("shin") || has("calf") || has("tibia") || has("lowerleg") || (lower && has("leg"))
+    {
+        Role::Shin
+    } else if has("thigh") || has("femur") || has("upperleg") || has("leg") {
+        Role::Thigh
+    } else if has("toe") || has("toes") {
+        Role::Toe
+    } else if has("foot") || has("feet") || has("ankle") {
+        Role::Foot
+    } else if has("chest") || has("ribcage") || has("thorax") || (upper && has("body")) {
+        Role::Chest
+    } else if has("torso")
+        || has("spine")
+        || has("body")
+        || has("trunk")
+        || has("abdomen")
+        || has("belly")
+        || has("waist")
+    {
+        Role::Spine
+    } else if has("neck") {
+        Role::Neck
+    } else if has("head") || has("skull") {
+        Role::Head
+    } else {
+        return None;
+    };
+    Some((role, side))
+}
+
+/// The end of a limb segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A child joint.
+    Joint(usize),
+    /// End Site `k` of joint `j`.
+    Site(usize, usize),
+}
+
+/// The segment of joint `j`: its end and its rest length (the end's offset
+/// length). `Err` holds the reason, naming the joint.
+pub fn segment(bvh: &Bvh, j: usize) -> Result<(End, f64), String> {
+    let len = |o: &[f64; 3]| (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]).sqrt();
+    let mut cur = j;
+    // A chain of zero offsets cannot be longer than the joint count.
+    for _ in 0..=bvh.joints.len() {
+        let jt = &bvh.joints[cur];
+        let n = jt.children.len() + jt.end_sites.len();
+        if n == 0 {
+            return Err(format!("joint '{}' has no child to point at", jt.name));
+        }
+        if n > 1 {
+            let names: Vec<&str> = jt
+                .children
+                .iter()
+                .map(|&c| bvh.joints[c].name.as_str())
+                .chain(jt.end_sites.iter().map(|_| "End Site"))
+                .collect();
+            return Err(format!(
+                "joint '{}' has {n} children ({}); map a joint with one child",
+                jt.name,
+                names.join(", ")
+            ));
+        }
+        if let Some(site) = jt.end_sites.first() {
+            let l = len(site);
+            if l > 0.0 {
+                return Ok((End::Site(cur, 0), l));
+            }
+            return Err(format!(
+                "joint '{}' ends at an End Site at offset 0 (no direction)",
+                bvh.joints[j].name
+            ));
+        }
+        let c = jt.children[0];
+        let l = len(&bvh.joints[c].offset);
+        if l > 0.0 {
+            return Ok((End::Joint(c), l));
+        }
+        cur = c;
+    }
+    Err(format!(
+        "joint '{}' has no segment of non-zero length",
+        bvh.joints[j].name
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_at_case_and_separators() {
+        assert_eq!(words("upperArmL"), ["upper", "arm", "l"]);
+        assert_eq!(words("thigh_near"), ["thigh", "near"]);
+        assert_eq!(words("LThigh"), ["l", "thigh"]);
+        assert_eq!(words("forearm-far 2"), ["forearm", "far"]);
+        assert_eq!(words("HEAD"), ["head"]);
+    }
+
+    #[test]
+    fn roles_and_sides_from_names() {
+        use Role::*;
+        use SideWord::*;
+        assert_eq!(role_of("thigh_near"), Some((Thigh, Near)));
+        assert_eq!(role_of("shin_far"), Some((Shin, Far)));
+        assert_eq!(role_of("upperArmL"), Some((UpperArm, Own(Side::Left))));
+        assert_eq!(role_of("forearmR"), Some((Forearm, Own(Side::Right))));
+        assert_eq!(role_of("lower_arm_far"), Some((Forearm, Far)));
+        assert_eq!(role_of("arm_near"), Some((UpperArm, Near)));
+        assert_eq!(role_of("leg_upper_far"), Some((Thigh, Far)));
+        assert_eq!(role_of("lower leg left"), Some((Shin, Own(Side::Left))));
+        assert_eq!(role_of("footL"), Some((Foot, Own(Side::Left))));
+        assert_eq!(role_of("hand_near"), Some((Hand, Near)));
+        assert_eq!(role_of("torso"), Some((Spine, Near)));
+        assert_eq!(role_of("chest"), Some((Chest, Near)));
+        assert_eq!(role_of("neck"), Some((Neck, Near)));
+        assert_eq!(role_of("head"), Some((Head, Near)));
+        assert_eq!(role_of("pelvis"), None);
+        assert_eq!(role_of("hip"), None);
+        assert_eq!(role_of("tail_1"), None);
+        assert_eq!(role_of("ear_far"), None);
+    }
+
+    #[test]
+    fn near_is_left_when_facing_right() {
+        assert_eq!(SideWord::Near.side(true), Side::Left);
+        assert_eq!(SideWord::Near.side(false), Side::Right);
+        assert_eq!(SideWord::Far.side(true), Side::Right);
+        assert_eq!(SideWord::Own(Side::Right).side(true), Side::Right);
+        assert_eq!(SideWord::Own(Side::Right).side(false), Side::Right);
+        let c = &CONVENTIONS[0];
+        assert_eq!(c.joint(Role::Thigh, Side::Left), "LeftHip");
+        assert_eq!(c.joint(Role::Hand, Side::Right), "rhand");
+        assert_eq!(c.joint(Role::Head, Side::Right), "Head");
+        assert_eq!(c.leg(Side::Right), ["RightHip", "RightKnee", "RightAnkle"]);
+    }
+}
