@@ -33,11 +33,12 @@ all: release
 deps:
 	@tools/deps.sh
 
+# One cargo invocation for the library, both binaries and the examples: the core is compiled
+# once and cargo prints `Compiling re2d` once.
 release:
-	$(CARGO) build --release
+	$(CARGO) build --release --lib --bins --examples
 
 examples: release
-	$(CARGO) build --release --examples
 
 -include mk/*.mk
 
