@@ -13,6 +13,7 @@
 //! | `surface` | surface JSON → compile (default and legacy) + inspect of the atlas |
 //! | `model` | character + animation JSON → validate, sample, pose, joints, sockets, C pose |
 //! | `build_file` | build-file JSON → jobs |
+//! | `bvh` | BVH text → `rig::bvh::parse`, forward kinematics of the first and last frame, retargeting onto a small biped (`rig::motion`) |
 //! | `js` (in `re2d_qjs::fuzz`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
 
 use crate::limits::Limits;
@@ -28,6 +29,7 @@ pub const TARGETS: &[Target] = &[
     ("surface", surface),
     ("model", model),
     ("build_file", build_file),
+    ("bvh", bvh),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -358,4 +360,48 @@ pub fn build_file(data: &[u8]) {
         return;
     }
     let _ = crate::surface::parse_build(data, std::path::Path::new("base"));
+}
+
+/// BVH bytes → reader (fuzz limits), forward kinematics of the first and last
+/// frame, and a retarget onto a seven-bone side-view biped with the default
+/// options: whatever the capture holds, every step returns a value or a
+/// typed error.
+pub fn bvh(data: &[u8]) {
+    use crate::rig::{bvh, motion};
+    let Ok(b) = bvh::parse(data, &FUZZ_LIMITS) else {
+        return;
+    };
+    let n = b.frames;
+    if n > 0 {
+        let _ = b.positions(0);
+        let _ = b.positions(n - 1);
+    }
+    let bone =
+        |name: &str, parent: Option<usize>, start: [f64; 2], end: [f64; 2]| motion::MotionBone {
+            name: name.into(),
+            parent,
+            start,
+            end,
+            joint: None,
+        };
+    let bones = [
+        bone("pelvis", None, [100.0, 200.0], [100.0, 160.0]),
+        bone("torso", Some(0), [100.0, 160.0], [100.0, 80.0]),
+        bone("thigh_near", Some(0), [100.0, 200.0], [105.0, 260.0]),
+        bone("shin_near", Some(2), [105.0, 260.0], [100.0, 320.0]),
+        bone("thigh_far", Some(0), [100.0, 200.0], [95.0, 260.0]),
+        bone("shin_far", Some(4), [95.0, 260.0], [100.0, 320.0]),
+        bone("arm_near", Some(1), [100.0, 90.0], [110.0, 150.0]),
+    ];
+    let opts = motion::MotionOptions {
+        fps: 24.0,
+        ..motion::MotionOptions::default()
+    };
+    if let Ok(w) = motion::retarget(&b, &bones, &opts) {
+        assert_eq!(w.angles.len(), bones.len());
+        assert_eq!(w.times.len(), w.root_dy.len());
+        for a in &w.angles {
+            assert_eq!(a.first(), a.last(), "the cycle closes exactly");
+        }
+    }
 }

@@ -72,3 +72,8 @@ fn model() {
 fn build_file() {
     replay("build_file");
 }
+
+#[test]
+fn bvh() {
+    replay("bvh");
+}
