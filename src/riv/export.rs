@@ -165,9 +165,11 @@ pub fn quantise(pairs: &[(usize, f64)]) -> (u64, u64) {
 }
 
 /// The `ramp` control's chain of a part: from the part's most proximal
-/// weighted bone down its first child (canonical order) while the child is
-/// also weighted, taking one more child when the chain has only one bone;
-/// a single leaf bone takes its parent as the chain start.
+/// weighted bone down its first child (canonical order) that is weighted or
+/// leads to a weighted bone (a connector), then one more child past the last weighted bone (so the
+/// ramp always crosses the part's distal joint, also for a part weighted
+/// only to its own bone and its parent, as `re2d rig` makes them); a chain
+/// of a single leaf bone takes its parent as the chain start.
 pub fn ramp_chain(model: &Model, part: usize) -> Vec<usize> {
     let p = &model.parts[part];
     let mut used: Vec<usize> = p
@@ -196,17 +198,27 @@ pub fn ramp_chain(model: &Model, part: usize) -> Vec<usize> {
         let children: Vec<usize> = (0..model.bones.len())
             .filter(|&c| model.bones[c].parent == Some(last))
             .collect();
-        let next = children
-            .iter()
-            .find(|c| used.contains(c))
-            .or(if chain.len() == 1 {
-                children.first()
-            } else {
-                None
-            });
-        match next {
+        // a weighted child, or an unweighted one (a connector) leading to a weighted bone
+        let leads = |c: usize| {
+            used.iter().any(|&u| {
+                let mut b = Some(u);
+                while let Some(x) = b {
+                    if x == c {
+                        return true;
+                    }
+                    b = model.bones[x].parent;
+                }
+                false
+            })
+        };
+        match children.iter().find(|&&c| leads(c)) {
             Some(&c) => chain.push(c),
-            None => break,
+            None => {
+                if let Some(&c) = children.first() {
+                    chain.push(c);
+                }
+                break;
+            }
         }
     }
     if chain.len() == 1
@@ -218,9 +230,11 @@ pub fn ramp_chain(model: &Model, part: usize) -> Vec<usize> {
 }
 
 /// Ramp weights of one vertex at rest position `v` along `chain`: the
-/// vertex's normalised arc-length position `s` on the chain's joint polyline
-/// (start of the first bone … tip of the last), split linearly between the
-/// two chain bones around `s·(n−1)`.
+/// vertex's nearest point on the chain's joint polyline (start of each chain
+/// bone … tip of the last) lies on the segment of bone `k` at fraction `t`;
+/// its weight goes linearly from bone `k` (t = 0) to the next chain bone
+/// (t = 1), so every vertex along a bone is pulled by the joint below it (the
+/// last bone's segment keeps weight 1).
 pub fn ramp_weights(
     rest: &[World],
     model: &Model,
@@ -235,9 +249,8 @@ pub fn ramp_weights(
     let lw = rest[last];
     let ll = model.bones[last].length;
     pts.push([lw.x + ll * lw.angle.cos(), lw.y + ll * lw.angle.sin()]);
-    let mut total = 0.0;
-    let mut best = (f64::INFINITY, 0.0);
-    for s in pts.windows(2) {
+    let mut best = (f64::INFINITY, 0usize, 0.0);
+    for (k, s) in pts.windows(2).enumerate() {
         let (a, b) = (s[0], s[1]);
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
         let len2 = dx * dx + dy * dy;
@@ -246,19 +259,17 @@ pub fn ramp_weights(
         } else {
             0.0
         };
-        let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
-        let d = (v[0] - cx).hypot(v[1] - cy);
-        let len = len2.sqrt();
+        let d = (v[0] - (a[0] + t * dx)).hypot(v[1] - (a[1] + t * dy));
         if d < best.0 {
-            best = (d, total + t * len);
+            best = (d, k, t);
         }
-        total += len;
     }
-    let s = if total > 0.0 { best.1 / total } else { 0.0 };
-    let u = s * (chain.len() - 1) as f64;
-    let i = (u.floor() as usize).min(chain.len() - 2);
-    let f = u - i as f64;
-    vec![(chain[i], 1.0 - f), (chain[i + 1], f)]
+    let (_, k, t) = best;
+    if k + 1 < chain.len() {
+        vec![(chain[k], 1.0 - t), (chain[k + 1], t)]
+    } else {
+        vec![(chain[k], 1.0)]
+    }
 }
 
 /// Checks the options against the model.

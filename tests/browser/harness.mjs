@@ -6,8 +6,13 @@
 // moves the root bone (keyed RootBone x/y); runtime vs reference like C9, and the file exported
 // with `--control notranslate` (translation keys dropped) must fail it.
 //
-//   node harness.mjs --re2d target/release/re2d --fixtures tests/riv/fixtures --out target/riv-browser
-//                    [--calibrate] [--fixture NAME]...
+//   node harness.mjs --re2d target/release/re2d --fixtures tests/riv/fixtures [--fixtures DIR]...
+//                    --out target/riv-browser [--calibrate] [--fixture NAME]...
+//
+// A fixture whose harness.json has a `walk` section (the characters `re2d rig build` makes,
+// tests/browser/rig-fixture.mjs) also gets the walk checks of issue 19: W1 consecutive frames
+// differ, W2 the loop closes with 0 px, W3 the visible hidden fill (its model variant with the
+// hidden fill painted the marker colour) stays ≤ walk.hiddenMax of the frame, with controls.
 //
 // Every metric is computed from PNGs this run saved under --out; results.json holds every number
 // (README tables are generated from it). --calibrate derives each fixture's thresholds from the
@@ -28,17 +33,26 @@ const MARGIN = 0.05;
 const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16', 'notranslate'];
 
 function parseArgs(argv) {
-    const a = { fixtures: [], calibrate: false };
+    const a = { fixtures: [], calibrate: false, fixturesDirs: [] };
     for (let i = 0; i < argv.length; i++) {
         const k = argv[i];
         if (k === '--calibrate') a.calibrate = true;
         else if (k === '--re2d') a.re2d = argv[++i];
-        else if (k === '--fixtures') a.fixturesDir = argv[++i];
+        else if (k === '--fixtures') a.fixturesDirs.push(argv[++i]);
         else if (k === '--out') a.out = argv[++i];
         else if (k === '--fixture') a.fixtures.push(argv[++i]);
         else throw new Error(`unknown argument ${k}`);
     }
-    if (!a.re2d || !a.fixturesDir || !a.out) throw new Error('usage: harness.mjs --re2d BIN --fixtures DIR --out DIR [--calibrate] [--fixture NAME]');
+    if (!a.re2d || !a.fixturesDirs.length || !a.out) throw new Error('usage: harness.mjs --re2d BIN --fixtures DIR... --out DIR [--calibrate] [--fixture NAME]');
+    // every fixture (a folder with harness.json) of every --fixtures folder, by name
+    a.dirOf = {};
+    for (const d of a.fixturesDirs) {
+        for (const f of fs.readdirSync(d)) {
+            if (!fs.existsSync(path.join(d, f, 'harness.json'))) continue;
+            if (a.dirOf[f]) throw new Error(`fixture ${f} is in both ${a.dirOf[f]} and ${d}`);
+            a.dirOf[f] = path.join(d, f);
+        }
+    }
     return a;
 }
 
@@ -108,7 +122,8 @@ const r4 = (x) => Math.round(x * 1e4) / 1e4;
 
 // Runs one fixture: exports, reference frames, runtime frames, raw scores.
 async function runFixture(a, name, page, pageNoGl, logs) {
-    const fdir = path.join(a.fixturesDir, name);
+    const fdir = a.dirOf[name];
+    if (!fdir) throw new Error(`no fixture ${name} in ${a.fixturesDirs.join(', ')}`);
     const cfg = JSON.parse(fs.readFileSync(path.join(fdir, 'harness.json'), 'utf8'));
     const model = JSON.parse(fs.readFileSync(path.join(fdir, 'model.json'), 'utf8'));
     const out = path.join(a.out, name);
@@ -119,6 +134,14 @@ async function runFixture(a, name, page, pageNoGl, logs) {
     const files = { good: [], emptytoc: ['--empty-toc'] };
     for (const c of CONTROLS) files[c] = ['--control', c];
     for (const [k, extra] of Object.entries(files)) re2d(a.re2d, ['export-riv', modelPath, '--output', path.join(out, `${k}.riv`), ...extra]);
+    // Walk checks (issue 19 item 8): a fixture made by `re2d rig build` names the variant of its
+    // model whose hidden fill is painted the marker colour; it is exported as is and with its
+    // draw order reversed (the control: hidden fill comes to the front).
+    const markerPath = cfg.walk ? path.join(fdir, cfg.walk.markerModel) : null;
+    if (markerPath) {
+        re2d(a.re2d, ['export-riv', markerPath, '--output', path.join(out, 'marker.riv')]);
+        re2d(a.re2d, ['export-riv', markerPath, '--output', path.join(out, 'marker-zflip.riv'), '--control', 'zflip']);
+    }
     // structural check (§10.1) on every file, as the CLI reports it
     const structural = {};
     for (const k of Object.keys(files)) {
@@ -195,6 +218,25 @@ async function runFixture(a, name, page, pageNoGl, logs) {
             mainNotranslate: { iou: iouMin(mainNt, refImgs), colour: colourMin(mainNt) },
         };
     }
+    let walk = null;
+    if (markerPath) {
+        const wt = Array.from({ length: cfg.walk.samples + 1 }, (_, i) => (i * dur) / cfg.walk.samples);
+        const good = await frames('good', clip, wt, page, 'walk-');
+        const figure = (f) => M.coverage(f) * f.w * f.h;
+        const pairs = good.slice(1).map((f, i) => M.changed(good[i], f) / Math.max(1, Math.max(figure(good[i]), figure(f))));
+        const hidden = async (k) => (await frames(k, clip, wt, page, 'walk-')).map((f) => M.markerFraction(f, cfg.walk.marker));
+        walk = {
+            samples: cfg.walk.samples,
+            times: wt.map(r4),
+            differ: pairs,
+            loop: M.changed(good[0], good[cfg.walk.samples]),
+            half: M.changed(good[0], good[Math.floor(cfg.walk.samples / 2)]),
+            hidden: await hidden('marker'),
+            hiddenZflip: await hidden('marker-zflip'),
+            hiddenMax: cfg.walk.hiddenMax,
+            differMin: cfg.walk.differMin,
+        };
+    }
     const c1ok = (i) => i.ok && i.artboard === (model.name ?? 're2d') && JSON.stringify(i.animations.map((x) => x.name).sort()) === JSON.stringify(sortedClips) && i.consoleErrors.length === 0;
     const raw = {
         size: [W, H],
@@ -210,6 +252,7 @@ async function runFixture(a, name, page, pageNoGl, logs) {
         c1ok: Object.fromEntries(Object.entries(info).map(([k, v]) => [k, c1ok(v)])),
         perFrame: times.map((t, i) => ({ t: r4(t), iou: r4(M.iou(main.good[i], refImgs[i])), colour: r4(M.colour(main.good[i], refImgs[i])) })),
         c9t,
+        walk,
     };
     return { cfg, raw, times, out };
 }
@@ -295,9 +338,23 @@ function evaluate(fx, raw, sc, t, logs, c0) {
             c.iou < t.T_iou || c.colour < t.T_colour, `IoU ≥ ${t.T_iou}, colour ≥ ${t.T_colour} (clip ${raw.c9t.clip})`,
             `colour ${r4(g.colour)} (notranslate ${r4(c.colour)}); main clip without translations: IoU ${r4(raw.c9t.mainNotranslate.iou)}, colour ${r4(raw.c9t.mainNotranslate.colour)}`);
     }
+    if (raw.walk) {
+        const w = raw.walk;
+        // W1: consecutive frames of the walk differ (changed pixels over the figure's size); the
+        // control is the static file of C3 (no keys), whose consecutive frames are identical.
+        const staticDiff = min(raw.c3.static.map((m) => m.changed));
+        row('W1', 'consecutive walk frames differ', min(w.differ) >= w.differMin, min(w.differ), 'static', staticDiff,
+            staticDiff === 0, `changed/figure ≥ ${w.differMin} for each of ${w.samples} steps`,
+            `changed/figure ${r4(min(w.differ))}–${r4(max(w.differ))}`);
+        row('W2', 'the walk loop closes', w.loop === 0, w.loop, 'frame(0) vs frame(d/2)', w.half,
+            w.half > 0, '0 px between frame(0) and frame(d)', `${w.loop} px; frame(0) vs frame(d/2): ${w.half} px`);
+        row('W3', 'hidden fill stays hidden', max(w.hidden) <= w.hiddenMax, max(w.hidden), 'draw order reversed', max(w.hiddenZflip),
+            max(w.hiddenZflip) > w.hiddenMax, `visible marker ≤ ${w.hiddenMax} of the frame at each of ${w.samples + 1} times`,
+            `max ${r4(100 * max(w.hidden))} % (reversed ${r4(100 * max(w.hiddenZflip))} %)`);
+    }
     // live margins: a threshold is valid only while the controls stay ≥ 0.05 below the correct score
     for (const r of rows) {
-        if (['C0', 'C1'].includes(r.id)) continue;
+        if (['C0', 'C1', 'W1', 'W2', 'W3'].includes(r.id)) continue;
         const margin = r.good - r.controlScore;
         r.margin = r4(margin);
         if (margin < MARGIN) {
@@ -314,7 +371,7 @@ async function main() {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
     const versions = checkVersions();
     fs.mkdirSync(a.out, { recursive: true });
-    const fixtures = a.fixtures.length ? a.fixtures : fs.readdirSync(a.fixturesDir).filter((d) => fs.existsSync(path.join(a.fixturesDir, d, 'harness.json'))).sort();
+    const fixtures = a.fixtures.length ? a.fixtures : Object.keys(a.dirOf).sort();
     const { server, port } = await serve({
         '/': HERE,
         '/rive/': path.join(HERE, 'node_modules', '@rive-app', 'canvas-single'),
@@ -344,7 +401,7 @@ async function main() {
         const c0 = { goodExternal: logs.page.external.length + logs.nogl.external.length, caught: logs.probe.external.length, urls: logs.probe.external };
         for (const [fx, run] of runs) {
             const sc = scores(run.raw);
-            const tfile = path.join(a.fixturesDir, fx, 'thresholds.json');
+            const tfile = path.join(a.dirOf[fx], 'thresholds.json');
             let t;
             if (a.calibrate) {
                 const d = derive(sc);

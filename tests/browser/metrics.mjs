@@ -105,3 +105,15 @@ export function exclusive(own, others, w, h, by) {
     }
     return r;
 }
+
+// Fraction of the frame's pixels showing the marker colour [r, g, b] (each channel within 48 of
+// it, alpha > 127): the visible share of a part's hidden fill when the fill is painted with it.
+export function markerFraction(img, marker) {
+    let n = 0;
+    for (let i = 0; i < img.w * img.h; i++) {
+        const o = i * 4;
+        if (img.data[o + 3] > 127 && Math.abs(img.data[o] - marker[0]) <= 48 && Math.abs(img.data[o + 1] - marker[1]) <= 48 &&
+            Math.abs(img.data[o + 2] - marker[2]) <= 48) n++;
+    }
+    return n / (img.w * img.h);
+}

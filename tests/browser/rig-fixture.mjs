@@ -1,0 +1,131 @@
+// re2d rig → browser harness fixture (issue 19 item 8): turns the folder `re2d rig build` wrote
+// into a fixture of tests/browser/harness.mjs.
+//
+//   node rig-fixture.mjs --build DIR --skeleton SKELETON.json --knee BONE --out FIXTURE_DIR
+//                        [--thresholds FILE] [--scale S (default 0.25)]
+//
+// The fixture is the built model.json (its walk clip as built) plus the probe clips the checks
+// need, all keyed on bones of the build:
+//   probe_root   the root bone turns by 0.3 rad (C6: one skeleton tree moves every part)
+//   probe_knee   BONE (a child joint: knee, elbow) bends by 0.5 rad (C8: distal BONE, proximal
+//                its parent part; the ramp control must change the proximal part)
+//   probe_bob    the root bone is translated (C9T: root translation keys play)
+// and `model-marker.json`, the same model whose part textures have their hidden fill painted
+// the marker colour (magenta). Which texture pixels are hidden fill is computed here, not taken
+// from the build: a part PNG's pixel is placed in the drawing by the part's pivot (pivots.json)
+// and its bone's first declared point (the skeleton), and it is hidden fill when the ownership
+// map (labels.png) gives that drawing pixel to another part. W3 renders the walk of the marker
+// model in the runtime and counts the marker pixels.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+
+const MARKER = [255, 0, 255];
+
+function args(argv) {
+    const a = {};
+    for (let i = 0; i < argv.length; i += 2) {
+        const k = argv[i].replace(/^--/, '');
+        if (!['build', 'skeleton', 'knee', 'out', 'thresholds', 'scale'].includes(k) || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
+        a[k] = argv[i + 1];
+    }
+    for (const k of ['build', 'skeleton', 'knee', 'out']) if (!a[k]) throw new Error(`--${k} is required`);
+    a.scale = a.scale === undefined ? 0.25 : Number(a.scale);
+    if (!(a.scale > 0 && a.scale <= 1)) throw new Error('--scale must be in (0, 1]');
+    return a;
+}
+
+// The model in smaller units (positions, lengths, vertices and root translations times s; angles,
+// UVs, weights and textures unchanged): the runtime draws a quarter-size artboard, which keeps
+// the harness fast on a 1696x2528 drawing without changing what is checked.
+function scaleModel(m, s) {
+    for (const b of Object.values(m.skeleton)) {
+        for (const k of ['x', 'y', 'length']) if (typeof b[k] === 'number') b[k] *= s;
+    }
+    for (const p of m.parts) p.verts = p.verts.map((v) => v * s);
+    for (const c of Object.values(m.clips)) {
+        for (const keys of Object.values(c.translations || {})) for (const k of keys) { k[1] *= s; k[2] *= s; }
+    }
+}
+
+const readPng = (f) => PNG.sync.read(fs.readFileSync(f));
+
+function main() {
+    const a = args(process.argv.slice(2));
+    const model = JSON.parse(fs.readFileSync(path.join(a.build, 'model.json'), 'utf8'));
+    const pivots = JSON.parse(fs.readFileSync(path.join(a.build, 'pivots.json'), 'utf8'));
+    const skel = JSON.parse(fs.readFileSync(a.skeleton, 'utf8'));
+    const labels = readPng(path.join(a.build, 'labels.png'));
+    fs.rmSync(a.out, { recursive: true, force: true });
+    fs.mkdirSync(a.out, { recursive: true });
+
+    const roots = Object.entries(model.skeleton).filter(([, b]) => b.parent === undefined).map(([n]) => n);
+    if (roots.length !== 1) throw new Error(`expected one root bone, found ${roots.join(', ')}`);
+    const root = roots[0];
+    const partOf = new Set(model.parts.map((p) => p.name));
+    if (!partOf.has(a.knee)) throw new Error(`--knee ${a.knee} is not a part`);
+    let proximal = model.skeleton[a.knee].parent;
+    while (proximal && !partOf.has(proximal)) proximal = model.skeleton[proximal].parent;
+    if (!proximal) throw new Error(`--knee ${a.knee} has no parent part`);
+    scaleModel(model, a.scale);
+    const reach = Math.max(...Object.values(model.skeleton).map((b) => b.length || 0));
+    model.clips.probe_root = { duration: 1.0, tracks: { [root]: [[0, 0], [1, 0.3]] } };
+    model.clips.probe_knee = { duration: 1.0, tracks: { [a.knee]: [[0, 0], [1, 0.5]] } };
+    model.clips.probe_bob = {
+        duration: 1.0,
+        translations: { [root]: [[0, 0, 0], [0.5, 0.1 * reach, -0.2 * reach], [1, 0, 0]] },
+    };
+
+    // textures: copied, and a marker copy with the hidden fill painted
+    const declared = new Map(skel.bones.map((b, i) => [b.name, { start: b.points[0], index: i }]));
+    const markerTextures = {};
+    let hiddenPx = 0;
+    for (const [name, file] of Object.entries(model.textures)) {
+        fs.copyFileSync(path.join(a.build, file), path.join(a.out, file));
+        const pv = pivots.bones.find((b) => b.png === file);
+        const d = declared.get(pv ? pv.name : '');
+        if (!pv || !d) throw new Error(`texture ${file}: no pivot or declared bone`);
+        const img = readPng(path.join(a.build, file));
+        const ox = d.start[0] - pv.pivot[0], oy = d.start[1] - pv.pivot[1];
+        for (let v = 0; v < img.height; v++) {
+            for (let u = 0; u < img.width; u++) {
+                const o = (v * img.width + u) * 4;
+                if (img.data[o + 3] === 0) continue;
+                const x = Math.floor(ox + u + 0.5), y = Math.floor(oy + v + 0.5);
+                if (x < 0 || y < 0 || x >= labels.width || y >= labels.height) continue;
+                const owner = labels.data[(y * labels.width + x) * 4];
+                if (owner !== 0 && owner !== d.index + 1) {
+                    img.data[o] = MARKER[0];
+                    img.data[o + 1] = MARKER[1];
+                    img.data[o + 2] = MARKER[2];
+                    hiddenPx++;
+                }
+            }
+        }
+        const mfile = `marker_${file}`;
+        fs.writeFileSync(path.join(a.out, mfile), PNG.sync.write(img));
+        markerTextures[name] = mfile;
+    }
+    if (hiddenPx === 0) throw new Error('no hidden fill found: the marker model would prove nothing');
+    fs.writeFileSync(path.join(a.out, 'model.json'), JSON.stringify(model) + '\n');
+    fs.writeFileSync(path.join(a.out, 'model-marker.json'), JSON.stringify({ ...model, textures: markerTextures }) + '\n');
+    const harness = {
+        clip: 'walk',
+        samples: 8,
+        rootProbe: 'probe_root',
+        distalProbe: { clip: 'probe_knee', distal: a.knee, proximal },
+        erode: 2,
+        translationProbe: 'probe_bob',
+        walk: { markerModel: 'model-marker.json', marker: MARKER, samples: 16, hiddenMax: 0.02, differMin: 0.02 },
+    };
+    fs.writeFileSync(path.join(a.out, 'harness.json'), JSON.stringify(harness, null, 2) + '\n');
+    if (a.thresholds && fs.existsSync(a.thresholds)) fs.copyFileSync(a.thresholds, path.join(a.out, 'thresholds.json'));
+    console.log(`rig-fixture: ${a.out}: ${model.parts.length} parts, root ${root}, knee ${a.knee} (proximal ${proximal}), ${hiddenPx} hidden-fill texels marked`);
+}
+
+try {
+    main();
+} catch (e) {
+    console.error(`rig-fixture: ${e.message}`);
+    process.exit(1);
+}
