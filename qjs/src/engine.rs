@@ -16,12 +16,11 @@ use std::rc::Rc;
 
 use rquickjs::{
     Ctx, Exception, Function, Object, Result, TypedArray,
-    convert::Coerced,
     function::{Opt, Rest},
 };
 
 use super::buffers::with_f32_mut;
-use super::raster::{Framebuffer, Texture};
+use super::raster::{Framebuffer, Texture, write_png};
 
 /// Engine state shared by its functions.
 pub struct State {
@@ -43,7 +42,7 @@ fn channel(v: Opt<f64>, default: u8) -> u8 {
 /// Build the default engine object for a `width × height` framebuffer.
 pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js>> {
     let st = Rc::new(RefCell::new(State {
-        fb: Framebuffer::new(width, height),
+        fb: Framebuffer::try_new(width, height).map_err(|e| Exception::throw_range(ctx, &e))?,
         textures: Vec::new(),
         sprites: Vec::new(),
     }));
@@ -83,7 +82,9 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, path: String| -> Result<usize> {
-                let tex = Texture::load_png(Path::new(&path)).map_err(|e| {
+                let path = super::guard::confine_read(Path::new(&path))
+                    .map_err(|e| Exception::throw_message(&ctx, &format!("loadTexture: {e}")))?;
+                let tex = Texture::load_png(&path).map_err(|e| {
                     let msg = format!("loadTexture: {e}");
                     if e.contains("(limit ") {
                         Exception::throw_range(&ctx, &msg) // over a size limit
@@ -116,10 +117,16 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, path: String| -> Result<()> {
-                s.borrow()
-                    .fb
-                    .save_png(Path::new(&path))
-                    .map_err(|e| Exception::throw_message(&ctx, &format!("savePNG: {e}")))
+                let st = s.borrow();
+                let fb = &st.fb;
+                write_png(
+                    &ctx,
+                    "savePNG",
+                    Path::new(&path),
+                    fb.width,
+                    fb.height,
+                    &fb.rgba,
+                )
             },
         )?,
     )?;
@@ -137,7 +144,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
 
     obj.set(
         "log",
-        Function::new(ctx.clone(), |args: Rest<Coerced<String>>| {
+        Function::new(ctx.clone(), |args: Rest<super::guard::Lossy>| {
             let parts: Vec<String> = args.0.into_iter().map(|c| c.0).collect();
             println!("{}", parts.join(" "));
         })?,
