@@ -194,9 +194,14 @@ pub fn run(opts: &Options) -> i32 {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 re2d::publish::remove_in_flight();
                 let g = Guard::new(limits.qjs_time_secs, 0, None);
-                eprintln!("{}", g.time_message());
+                // Straight to fd 2: the stuck thread may hold the stdio locks.
                 use std::io::Write;
-                let _ = std::io::stdout().flush();
+                use std::os::fd::FromRawFd;
+                // SAFETY: fd 2 is open for the process' life; ManuallyDrop
+                // keeps it from being closed.
+                #[allow(unsafe_code)]
+                let mut err = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
+                let _ = writeln!(err, "{}", g.time_message());
                 std::process::exit(1);
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => 1,

@@ -328,3 +328,28 @@ print(['\uD800']);
     );
     assert_eq!(text(&o.stderr), "\u{FFFD}!\n");
 }
+
+/// A script stuck in native code past the deadline (here a publish held by
+/// the test pause) is ended by the watchdog: one line, exit 1, and the
+/// temporary file in flight removed.
+#[test]
+fn watchdog_ends_a_run_stuck_in_native_code() {
+    let d = tmp("watchdog");
+    fs::write(d.join("s.mjs"), "engine.savePNG('out.png'); print('saved');").unwrap();
+    let o = qjs()
+        .current_dir(&d)
+        .env("RE2D_TEST_PUBLISH_PAUSE_MS", "60000")
+        .args(["--size", "8x8", "--time-limit", "1", "s.mjs"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", describe(&o));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("limit qjs-time"), "{err}");
+    assert_eq!(text(&o.stdout), "");
+    let left: Vec<_> = fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["s.mjs"], "no output, no temporary file");
+}
