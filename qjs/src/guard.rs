@@ -11,10 +11,11 @@
 //!   by the interpreter and the regexp engine); [`sleep`] never sleeps past
 //!   the deadline and then throws the same uncatchable error. Once the
 //!   deadline has passed [`timed_out`] is true and the host reports one line.
-//! - **Memory**: the framebuffer is *held* native memory (the QuickJS heap
-//!   limit is the memory limit minus it); [`check_native`] refuses a
-//!   transient buffer (a PNG encode) that does not fit beside the heap in
-//!   use and the held buffers, before it is allocated.
+//! - **Memory**: the framebuffer and `loadTexture` textures are *held*
+//!   native memory (the QuickJS heap limit is the memory limit minus them,
+//!   [`hold_native`]); [`check_native`] refuses a buffer (a PNG encode or
+//!   decode) that does not fit beside the heap in use and the held buffers,
+//!   before it is allocated.
 //! - **Root**: [`confine_read`] / [`confine_write`] resolve symlinks and
 //!   refuse a path outside the root (an `Error` naming `--root`).
 
@@ -197,6 +198,25 @@ pub fn check_native(ctx: &Ctx<'_>, need: u64, what: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Records `bytes` of native memory kept for the rest of the run (a
+/// texture) after [`check_native`] allowed it: the QuickJS heap limit
+/// shrinks by as much.
+pub fn hold_native(ctx: &Ctx<'_>, bytes: u64) {
+    let Some(rest) = with(|g| {
+        let held = g.held.get().saturating_add(bytes);
+        g.held.set(held);
+        g.memory_limit.saturating_sub(held).max(1)
+    }) else {
+        return;
+    };
+    // SAFETY: a live runtime; the call only stores the new limit.
+    #[allow(unsafe_code)]
+    unsafe {
+        let rt = rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr());
+        rquickjs::qjs::JS_SetMemoryLimit(rt, rest.min(usize::MAX as u64) as _);
+    }
 }
 
 /// Records a file the script was loaded from (an input of the publish path).

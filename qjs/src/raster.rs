@@ -21,18 +21,6 @@ pub struct Texture {
 }
 
 impl Texture {
-    /// Decode a PNG file (any colour type) into RGBA8, within the current
-    /// limits (file size, image size; see [`re2d::limits`]).
-    pub fn load_png(path: &Path) -> Result<Texture, String> {
-        let img =
-            re2d::png_io::read_png_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Texture {
-            width: img.width,
-            height: img.height,
-            rgba: img.data,
-        })
-    }
-
     fn sample(&self, u: f32, v: f32) -> [f32; 4] {
         let tx = ((u * self.width as f32).floor() as i64).clamp(0, self.width as i64 - 1) as usize;
         let ty =

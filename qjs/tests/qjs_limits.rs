@@ -335,7 +335,11 @@ print(['\uD800']);
 #[test]
 fn watchdog_ends_a_run_stuck_in_native_code() {
     let d = tmp("watchdog");
-    fs::write(d.join("s.mjs"), "engine.savePNG('out.png'); print('saved');").unwrap();
+    fs::write(
+        d.join("s.mjs"),
+        "engine.savePNG('out.png'); print('saved');",
+    )
+    .unwrap();
     let o = qjs()
         .current_dir(&d)
         .env("RE2D_TEST_PUBLISH_PAUSE_MS", "60000")
@@ -352,4 +356,47 @@ fn watchdog_ends_a_run_stuck_in_native_code() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(left, ["s.mjs"], "no output, no temporary file");
+}
+
+/// Textures are native memory too: each kept texture shrinks what is left
+/// for the heap, and a decode that does not fit is refused before it is
+/// allocated (before, 100 loads of a 4 MB texture all succeeded under a
+/// 32 MB limit).
+#[test]
+fn textures_count_against_the_memory_limit() {
+    let d = tmp("tex");
+    let png = re2d::png_io::encode_rgba(&vec![7u8; 1000 * 1000 * 4], 1000, 1000).unwrap();
+    fs::write(d.join("t.png"), png).unwrap();
+    let body = r#"
+let n = 0;
+try { for (; n < 100; n++) engine.loadTexture('t.png'); print('loaded', n); }
+catch (e) { print('after', n, e.constructor.name, e.message); }
+"#;
+    let o = run(
+        &d,
+        "t.mjs",
+        body,
+        &["--size", "8x8", "--memory-limit", "32M"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let out = text(&o.stdout);
+    let n: u32 = out
+        .split_whitespace()
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(999);
+    assert!(
+        out.starts_with("after") && out.contains("RangeError") && out.contains("qjs-memory"),
+        "{out}"
+    );
+    // 32 MiB holds at most 8 textures of 4 MB (fewer: the decode needs twice one)
+    assert!((1..8).contains(&n), "{out}");
+    // with room for them, they load
+    let o = run(
+        &d,
+        "t.mjs",
+        &body.replace("100", "12"),
+        &["--size", "8x8", "--memory-limit", "200M"],
+    );
+    assert_eq!(text(&o.stdout), "loaded 12\n", "{}", describe(&o));
 }
