@@ -63,6 +63,10 @@ pub struct Options {
     pub root: Option<PathBuf>,
 }
 
+/// The least QuickJS heap the framebuffer must leave of the memory limit
+/// (a runtime with its built-ins needs a few hundred KiB).
+const HEAP_FLOOR: u64 = 1 << 20;
+
 /// How long the watchdog waits past the deadline for a script stuck in
 /// native code before it ends the process.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
@@ -233,12 +237,13 @@ fn run_here(opts: &Options, limits: Limits) -> i32 {
     let heap_limit = if opts.engine {
         let (w, h) = opts.size;
         let fb = super::raster::Framebuffer::bytes(w, h);
-        match g.hold(fb) {
+        match g.hold(fb).filter(|&rest| rest >= HEAP_FLOOR) {
             Some(rest) => rest,
             None => {
                 eprintln!(
-                    "re2d-qjs: --size {w}x{h}: the framebuffer needs {fb} bytes, more than the \
-                     memory limit of {} (limit qjs-memory, see --memory-limit)",
+                    "re2d-qjs: --size {w}x{h}: the framebuffer needs {fb} bytes; with {HEAP_FLOOR} \
+                     bytes for the QuickJS heap that is more than the memory limit of {} (limit \
+                     qjs-memory, see --memory-limit)",
                     g.memory_limit()
                 );
                 return 1;

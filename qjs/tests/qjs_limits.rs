@@ -168,6 +168,16 @@ catch (e) { print(e.constructor.name, e.message); }
             "{err}"
         );
     }
+    // a framebuffer that fits but leaves no room for the heap
+    let o = run(&d, "big.mjs", body, &["--size", "11585x11585"]);
+    assert_eq!(o.status.code(), Some(1), "{}", describe(&o));
+    assert_eq!(text(&o.stdout), "");
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("qjs-memory") && err.contains("1073697800"),
+        "{err}"
+    );
     // 2000² holds 32 MB; its encode needs more than the 8 MB left
     let o = run(
         &d,
