@@ -415,4 +415,37 @@ mod tests {
         );
         assert_eq!(out, vec![1.0; 8], "{out:?}");
     }
+
+    /// Issue 20 item 5: NaN / ±Infinity reach the model reader as such
+    /// (JSON would make them `null`, read as defaults) and are errors of the
+    /// element's code naming it; a record's weights are its spec's.
+    #[test]
+    fn export_riv_rejects_non_finite_numbers() {
+        let out = run_js(
+            r#"
+            import { installMesh } from 're2d/mesh';
+            const api = installMesh({});
+            const part = (o) => Object.assign({ verts: [0, 0, 4, 0, 0, 4], uv: [0, 0, 1, 0, 0, 1], tris: [0, 1, 2], bones: ['a', 'a', 'a'] }, o);
+            const rig = (o) => api.skeleton(Object.assign({ a: { length: 5 } }, o));
+            const err = (f) => { try { f(); return 'none'; } catch (e) { return `${e.code} ${e.message}`; } };
+            const cases = [
+                [() => api.exportRiv(rig(), [api.part(part({ bones: undefined, weights: [['a', NaN], ['a', 1], ['a', 1]] }))]), 'E_WEIGHT', 'weights[0]'],
+                [() => api.exportRiv(rig(), [part({ bones: undefined, weights: [[['a', Infinity]], [], []] })]), 'E_WEIGHT', 'weights[0]'],
+                [() => api.exportRiv(rig(), [api.part(part({ tris: [0, NaN, 2] }))]), 'E_PART', 'tris[1]'],
+                [() => api.exportRiv(rig(), [api.part(part({ verts: [0, NaN, 4, 0, 0, 4] }))]), 'E_PART', 'verts[1]'],
+                [() => api.exportRiv(rig(), [part({ verts: [0, 0, -Infinity, 0, 0, 4] })]), 'E_PART', 'verts[2]'],
+                [() => api.exportRiv(rig({ a: { length: NaN } }), [part()]), 'E_BONE', 'skeleton.a.length'],
+                [() => api.exportRiv(rig({ a: { length: 5, angle: Infinity } }), [part()]), 'E_BONE', 'skeleton.a.angle'],
+                [() => api.exportRiv(rig({ a: { length: 5, angle: 1e308 } }), [part()]), 'E_BONE', 'skeleton.a.angle'],
+            ];
+            globalThis.__out = cases.map(([f, code, where]) => {
+                const e = err(f);
+                return e.startsWith(code + ' ') && e.includes(where) ? 1 : 0;
+            });
+            // finite models still export, with null values read as before
+            globalThis.__out.push(api.exportRiv(rig(), [api.part(part({ depth: null }))]) instanceof ArrayBuffer ? 1 : 0);
+            "#,
+        );
+        assert_eq!(out, vec![1.0; 9], "{out:?}");
+    }
 }
