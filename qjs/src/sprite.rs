@@ -416,7 +416,11 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         "rotSpriteFileStamp",
         |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Value<'js>> {
             let path = string(&ctx, at(&args, 0), "rotSpriteFileStamp: path")?;
-            or_null(&ctx, file_stamp(Path::new(&path)))
+            // outside `--root`: as if missing
+            let stamp = super::guard::confine_read(Path::new(&path))
+                .ok()
+                .and_then(|p| file_stamp(&p));
+            or_null(&ctx, stamp)
         },
     )?;
     set_fn(

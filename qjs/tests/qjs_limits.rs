@@ -231,6 +231,8 @@ check('save-out', () => engine.savePNG('../o/x.png'));
 check('save-link', () => engine.savePNG('link.png'));
 check('save-dotdot', () => engine.savePNG('sub/nope/../../../o/y.png'));
 check('tex', () => engine.loadTexture('escape/secret.txt'));
+check('stamp-in', () => typeof engine.rotSpriteFileStamp('inside.txt'));
+check('stamp-out', () => engine.rotSpriteFileStamp('escape/secret.txt'));
 import('../o/m.mjs').then(() => print('import ok'), (e) => print('import', e.message));
 "#;
     fs::write(root.join("t.mjs"), body).unwrap();
@@ -250,6 +252,12 @@ import('../o/m.mjs').then(() => print('import ok'), (e) => print('import', e.mes
     };
     assert_eq!(line("in"), "in ok \"inside\"");
     assert_eq!(line("save-in"), "save-in ok undefined");
+    assert_eq!(line("stamp-in"), "stamp-in ok \"string\"");
+    assert_eq!(
+        line("stamp-out"),
+        "stamp-out ok null",
+        "outside the root: as if missing"
+    );
     for n in [
         "out",
         "link",
