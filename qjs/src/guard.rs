@@ -315,9 +315,11 @@ impl<'js> rquickjs::FromJs<'js> for Lossy {
 /// Sets the QuickJS stack limit of `ctx`'s runtime to `bytes` below the
 /// point where the runtime was created. rquickjs' own setter turns values
 /// over 16 MiB into "no check"; the script thread's native stack is always
-/// `bytes` + [`re2d::limits::QJS_STACK_MARGIN`], so any size is safe here.
+/// `qjs-stack` + [`re2d::limits::QJS_STACK_MARGIN`], so any `bytes` up to
+/// `qjs-stack` + half the margin is safe here.
 pub fn set_stack_limit(ctx: &Ctx<'_>, bytes: u64) {
-    let bytes = bytes.min(re2d::limits::QJS_STACK_CEILING) as usize;
+    let max = re2d::limits::QJS_STACK_CEILING + re2d::limits::QJS_STACK_MARGIN / 2;
+    let bytes = bytes.min(max) as usize;
     // SAFETY: a live runtime; QuickJS computes `stack_top - bytes`, and the
     // thread's stack (below `stack_top`) is larger than `bytes`.
     #[allow(unsafe_code)]

@@ -141,7 +141,17 @@ fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> 
 }
 
 /// Format a thrown JS value like `qjs`: `Name: message` then the stack.
-pub fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
+/// Runs with half the stack margin added to the stack limit, so a stack
+/// overflow (even at a tiny `qjs-stack`) can still be described.
+fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
+    let stack = Limits::current().qjs_stack_bytes;
+    guard::set_stack_limit(ctx, stack + QJS_STACK_MARGIN / 2);
+    let text = describe_value(ctx, v);
+    guard::set_stack_limit(ctx, stack);
+    text
+}
+
+fn describe_value<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
     let head = match v.get::<Lossy>() {
         Ok(s) => s.0,
         Err(_) => {

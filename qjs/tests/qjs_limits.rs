@@ -65,6 +65,17 @@ print('after', 1 + 1);
             describe(&o)
         );
     }
+    // too small to run anything: the overflow is still reported as one
+    // (was "<unprintable value>")
+    for size in ["1", "1k"] {
+        let o = run(&d, "deep.mjs", body, &["--stack-size", size]);
+        assert_eq!(o.status.code(), Some(1), "{size}: {}", describe(&o));
+        assert!(
+            text(&o.stderr).starts_with("RangeError: Maximum call stack size exceeded"),
+            "{size}: {}",
+            describe(&o)
+        );
+    }
     // the same through the limits table
     let o = run(&d, "deep.mjs", body, &["--limit", "qjs-stack=32M"]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
