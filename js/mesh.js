@@ -325,9 +325,40 @@ export function createPart(spec) {
 
 // ---- §7 deformation -----------------------------------------------------
 
+// §7 colour of vertex `i` into `rgb[3i..]`. The engine reads every vertex's
+// colour (`part.colors ? part.colors[i] : null`, N0 of an Array's first
+// three elements, else 255s) before it deforms the first vertex: a getter
+// that edits the colours during the call does not change the output
+// (issue 20 item 7).
+function colorVertex(part, rgb, i) {
+    const c = part.colors ? part.colors[i] : null;
+    if (Array.isArray(c)) {
+        rgb[3 * i] = N0(c[0]); rgb[3 * i + 1] = N0(c[1]); rgb[3 * i + 2] = N0(c[2]);
+    } else {
+        rgb[3 * i] = 255; rgb[3 * i + 1] = 255; rgb[3 * i + 2] = 255;
+    }
+}
+
+// The colours of vertices 0 … n−1, natively where no JS can run.
+function readColors(part, n) {
+    if (typeof n === 'number' && n > 0 && n <= 0x1000000) {
+        const rgb = new Float64Array(3 * Math.ceil(n));
+        for (let i = 0, stuck = 0; i < n;) {
+            const j = stuck < 2 ? nat.colors(part, n, i, rgb) : i;
+            stuck = j === i ? stuck + 1 : 0;
+            i = j;
+            if (i < n) colorVertex(part, rgb, i++);
+        }
+        return rgb;
+    }
+    const rgb = [];
+    for (let i = 0; i < n; i++) colorVertex(part, rgb, i);
+    return rgb;
+}
+
 // §7 step 3 for vertex `i`, literally (the engine's reads and writes in its
-// order); rigid parts blend as in src/mesh/deform.rs.
-function deformVertex(part, pose, rest, out, verts, uv, i, rigid) {
+// order, the colour from `rgb`); rigid parts blend as in src/mesh/deform.rs.
+function deformVertex(part, pose, rest, out, verts, uv, i, rigid, rgb) {
     let x = verts[2 * i], y = verts[2 * i + 1];
     const w = part.weights[i];
     if (w && w.length) {
@@ -375,12 +406,7 @@ function deformVertex(part, pose, rest, out, verts, uv, i, rigid) {
     out[o + 2] = part.depth;
     out[o + 3] = uv[2 * i] || 0;
     out[o + 4] = uv[2 * i + 1] || 0;
-    const c = part.colors ? part.colors[i] : null;
-    if (Array.isArray(c)) {
-        out[o + 5] = N0(c[0]); out[o + 6] = N0(c[1]); out[o + 7] = N0(c[2]);
-    } else {
-        out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
-    }
+    out[o + 5] = rgb[3 * i]; out[o + 6] = rgb[3 * i + 1]; out[o + 7] = rgb[3 * i + 2];
 }
 
 // §7: the native pass does every vertex it can; `deformVertex` the others.
@@ -392,16 +418,17 @@ export function deformPart(part, pose, rest, out) {
     if (out.length < need) return { buffer: out, count: 0, need };
     const verts = part.verts, uv = part.uv;
     const rigid = rigidParts.has(part);
+    const rgb = readColors(part, n);
     let i = 0;
-    if (typeof n === 'number') {
+    if (rgb instanceof Float64Array) {
         for (let stuck = 0; stuck < 2 && i < n;) {
-            const j = nat.deform(part, pose, rest, out, verts, uv, n, i, rigid);
+            const j = nat.deform(part, pose, rest, out, verts, uv, n, i, rigid, rgb);
             stuck = j === i ? stuck + 1 : 0;
             i = j;
-            if (i < n) deformVertex(part, pose, rest, out, verts, uv, i++, rigid);
+            if (i < n) deformVertex(part, pose, rest, out, verts, uv, i++, rigid, rgb);
         }
     }
-    for (; i < n; i++) deformVertex(part, pose, rest, out, verts, uv, i, rigid);
+    for (; i < n; i++) deformVertex(part, pose, rest, out, verts, uv, i, rigid, rgb);
     return { buffer: out, count: n, need };
 }
 

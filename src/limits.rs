@@ -38,8 +38,11 @@ pub struct Limits {
     pub sheet_max_bytes: u64,
     /// QuickJS heap limit of `re2d-qjs` (bytes).
     pub qjs_memory_bytes: u64,
-    /// QuickJS stack limit of `re2d-qjs` (bytes).
+    /// QuickJS stack limit of `re2d-qjs` (bytes). The script runs on a
+    /// thread whose native stack is this plus [`QJS_STACK_MARGIN`].
     pub qjs_stack_bytes: u64,
+    /// Wall-clock time limit of one `re2d-qjs` run (seconds; 0 = none).
+    pub qjs_time_secs: u64,
     /// Largest NRes archive decoded (bytes; msh.md §1.6). Also applies to a
     /// nested model archive.
     pub nres_max_input_bytes: u64,
@@ -69,6 +72,16 @@ pub struct Limits {
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
 pub const JSON_DEPTH_CEILING: u32 = 10_000;
+
+/// The largest `qjs-memory` (16 GiB).
+pub const QJS_MEMORY_CEILING: u64 = 16 << 30;
+/// The largest `qjs-stack` (256 MiB).
+pub const QJS_STACK_CEILING: u64 = 256 << 20;
+/// Native stack of the script thread beyond `qjs-stack`: room for the
+/// native frames between two QuickJS stack checks (regexp, JSON, parser).
+pub const QJS_STACK_MARGIN: u64 = 8 << 20;
+/// The longest `qjs-time` (seconds; about 11.6 days).
+pub const QJS_TIME_CEILING: u64 = 1_000_000;
 
 /// The most frames `bvh-max-frames` may allow (16 Mi: a day of 120 fps
 /// capture is 10.4 M frames).
@@ -113,6 +126,7 @@ impl Limits {
         sheet_max_bytes: 1 << 30,
         qjs_memory_bytes: 1 << 30,
         qjs_stack_bytes: 4 << 20,
+        qjs_time_secs: 0,
         nres_max_input_bytes: 256 << 20,
         nres_max_entries: 65_536,
         nres_max_payload_bytes: 256 << 20,
@@ -164,13 +178,18 @@ impl Limits {
         ),
         (
             "qjs-memory",
-            "QuickJS heap of `re2d-qjs` (bytes; also `--memory-limit`)",
+            "QuickJS heap plus native buffers of `re2d-qjs` (bytes; also `--memory-limit`; at most 16G)",
             "1G",
         ),
         (
             "qjs-stack",
-            "QuickJS stack of `re2d-qjs` (bytes; also `--stack-size`)",
+            "QuickJS stack of `re2d-qjs` (bytes; also `--stack-size`; at most 256M)",
             "4M",
+        ),
+        (
+            "qjs-time",
+            "wall-clock seconds one `re2d-qjs` run may take (also `--time-limit`; 0 = none; at most 1000000)",
+            "0",
         ),
         (
             "nres-max-input",
@@ -232,6 +251,13 @@ impl Limits {
                 Ok(v as u32)
             }
         };
+        let bounded = |min: u64, max: u64| -> Result<u64, String> {
+            if v < min || v > max {
+                Err(format!("limit {name}: {v} is not in {min}..={max}"))
+            } else {
+                Ok(v)
+            }
+        };
         let big = || -> Result<u64, String> {
             if v == 0 {
                 Err(format!("limit {name}: must be at least 1"))
@@ -247,8 +273,9 @@ impl Limits {
             "file-max-bytes" => self.file_max_bytes = big()?,
             "max-frames" => self.max_frames = small(u32::MAX as u64)?,
             "sheet-max-bytes" => self.sheet_max_bytes = big()?,
-            "qjs-memory" => self.qjs_memory_bytes = big()?,
-            "qjs-stack" => self.qjs_stack_bytes = big()?,
+            "qjs-memory" => self.qjs_memory_bytes = bounded(1, QJS_MEMORY_CEILING)?,
+            "qjs-stack" => self.qjs_stack_bytes = bounded(1, QJS_STACK_CEILING)?,
+            "qjs-time" => self.qjs_time_secs = bounded(0, QJS_TIME_CEILING)?,
             "nres-max-input" => self.nres_max_input_bytes = big()?,
             "nres-max-entries" => self.nres_max_entries = small(u32::MAX as u64)?,
             "nres-max-payload" => self.nres_max_payload_bytes = big()?,
@@ -504,6 +531,13 @@ mod tests {
         assert_eq!(l.png_max_side, 100);
         assert!(l.set_pair("png-max-side=0").is_err());
         assert!(l.set_pair("json-max-depth=10001").is_err());
+        assert!(l.set_pair("qjs-stack=257M").is_err());
+        assert!(l.set_pair("qjs-stack=256M").is_ok());
+        assert!(l.set_pair("qjs-memory=17G").is_err());
+        assert!(l.set_pair("qjs-memory=0").is_err());
+        assert!(l.set_pair("qjs-time=1000001").is_err());
+        l.set_pair("qjs-time=0").unwrap();
+        assert_eq!(l.qjs_time_secs, 0);
         assert!(l.set_pair("nope=1").unwrap_err().contains("png-max-side"));
         // every table name is settable
         for (n, _, d) in Limits::TABLE {

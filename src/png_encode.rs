@@ -158,6 +158,18 @@ pub fn encode_rgba(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
     encode_rgba_level(rgba, w, h, SMALLEST)
 }
 
+/// An upper bound of the heap bytes [`encode_rgba`] allocates for a `w × h`
+/// image (beside the pixels it is given): the zlib stream (zlib's
+/// `compressBound` of the filtered rows, twice for the growing buffer), the
+/// PNG copy of it, three row buffers and 1 MiB for the deflate state. Lets a
+/// caller check a memory limit before encoding.
+pub fn encode_peak_bytes(w: u32, h: u32) -> u64 {
+    let stride = w as u64 * BPP as u64;
+    let raw = (stride + 1) * h as u64;
+    let bound = raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13;
+    3 * bound + 3 * stride + (1 << 20)
+}
+
 /// [`encode_rgba`] with another zlib level (1 fastest … 9 smallest).
 pub fn encode_rgba_level(rgba: &[u8], w: u32, h: u32, level: u32) -> Result<Vec<u8>, String> {
     let (wu, hu) = (w as usize, h as usize);

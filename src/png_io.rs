@@ -74,6 +74,18 @@ pub fn decode_rgba_limited(r: impl BufRead + Seek, limits: &Limits) -> Result<Rg
     })
 }
 
+/// The `(width, height)` an `IHDR` right after the PNG signature declares,
+/// without decoding anything (`None`: not a PNG header). Lets a caller size
+/// the decode against a budget first.
+pub fn header_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || bytes[..8] != *b"\x89PNG\r\n\x1a\n" || bytes[12..16] != *b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(bytes[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(bytes[20..24].try_into().ok()?);
+    Some((w, h))
+}
+
 /// A zeroed buffer of `n` bytes, or an error instead of an allocation abort.
 pub fn zeroed(n: usize) -> Result<Vec<u8>, String> {
     let mut v = Vec::new();
@@ -113,6 +125,14 @@ impl std::error::Error for PngFileError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn header_size_reads_ihdr_only() {
+        let png = encode_rgba(&[0; 6 * 4 * 4], 6, 4).unwrap();
+        assert_eq!(header_size(&png), Some((6, 4)));
+        assert_eq!(header_size(&png[..23]), None);
+        assert_eq!(header_size(b"GIF89a.................."), None);
+    }
 
     #[test]
     fn round_trip_and_determinism() {

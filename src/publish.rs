@@ -3,7 +3,9 @@
 //!
 //! 1. **Symlinks are followed**: a target that is a symlink (or a chain of
 //!    them, dangling or not) is resolved to the file it points to, and that
-//!    file is what gets replaced; the link stays a link.
+//!    file is what gets replaced; the link stays a link. Missing folders are
+//!    created only for a path given directly, never for the destination of
+//!    a link (an I/O error, exit 3, nothing created).
 //! 2. **Clash check**: the resolved target is compared with every input of
 //!    the command, by canonical path and by device + inode (so `./a.png`,
 //!    `a.png`, a symlink and a hard link to it are all the same file). A
@@ -243,6 +245,21 @@ mod inflight {
         None
     }
 
+    /// Removes every temporary file in flight (a watchdog about to end the
+    /// process calls it).
+    pub fn remove_all() {
+        for slot in &PATHS {
+            let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
+            if !p.is_null() {
+                // SAFETY: taken from the slot (no one else sees it now);
+                // `p` came from `CString::into_raw`.
+                let c = unsafe { CString::from_raw(p) };
+                // SAFETY: a valid NUL-terminated path.
+                unsafe { libc::unlink(c.as_ptr()) };
+            }
+        }
+    }
+
     /// Forgets a registered path.
     pub fn remove(i: usize) {
         let p = PATHS[i].swap(std::ptr::null_mut(), Ordering::SeqCst);
@@ -259,6 +276,13 @@ mod inflight {
         None
     }
     pub fn remove(_: usize) {}
+    pub fn remove_all() {}
+}
+
+/// Removes the temporary files of publishes in flight on other threads
+/// (for a watchdog that ends the process; the targets stay untouched).
+pub fn remove_in_flight() {
+    inflight::remove_all();
 }
 
 fn test_pause() {
@@ -304,6 +328,14 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
     };
+    if real != target && !dir.is_dir() {
+        // a symlink whose destination folder is missing: never create
+        // folders the link points into
+        return Err(io(
+            "the symbolic link points into a folder that does not exist",
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        ));
+    }
     fs::create_dir_all(&dir).map_err(|e| io("cannot create the output directory", e))?;
     let mut attempt = 0;
     let (tmp, mut file, slot) = loop {
@@ -428,6 +460,11 @@ mod tests {
         std::os::unix::fs::symlink("real/new.png", d.join("dangling.png")).unwrap();
         publish(&d.join("dangling.png"), b"x", &[]).unwrap();
         assert_eq!(fs::read(d.join("real/new.png")).unwrap(), b"x");
+        // ... but never the folders a dangling link points into
+        std::os::unix::fs::symlink("gone/deeper/t.png", d.join("far.png")).unwrap();
+        let e = publish(&d.join("far.png"), b"x", &[]).unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        assert!(!d.join("gone").exists());
         fs::remove_dir_all(&d).unwrap();
     }
 

@@ -764,3 +764,75 @@ fn fuzz_corpus_replays() {
         Path::new(&dir).display()
     );
 }
+
+/// Issue 20 item 5: numbers that cannot be written (non-finite, past the
+/// binary32 range) are errors of the element's code, not internal errors,
+/// and the checker refuses a non-finite artboard size.
+#[test]
+fn non_finite_and_huge_numbers_are_typed_errors() {
+    type Edit = Box<dyn Fn(&mut Json)>;
+    let cases: Vec<(Edit, Code, &str)> = vec![
+        (
+            Box::new(|j| j["skeleton"]["arm"]["angle"] = json!(1e308)),
+            Code::Bone,
+            "skeleton.arm.angle",
+        ),
+        (
+            Box::new(|j| j["skeleton"]["root"]["length"] = json!("NaN")),
+            Code::Bone,
+            "skeleton.root.length",
+        ),
+        (
+            Box::new(|j| j["skeleton"]["arm"]["angle"] = json!("Infinity")),
+            Code::Bone,
+            "skeleton.arm.angle",
+        ),
+        (
+            Box::new(|j| j["parts"][0]["verts"][3] = json!("-Infinity")),
+            Code::Part,
+            "verts[3]",
+        ),
+        (
+            Box::new(|j| j["parts"][0]["verts"][1] = json!(1e39)),
+            Code::Part,
+            "verts[1]",
+        ),
+        (
+            Box::new(|j| j["parts"][0]["tris"][2] = json!("NaN")),
+            Code::Part,
+            "tris[2]",
+        ),
+        (
+            Box::new(|j| j["parts"][0]["weights"] = json!([["root", "NaN"], [], [], []])),
+            Code::Weight,
+            "weights[0]",
+        ),
+    ];
+    for (i, (edit, code, names)) in cases.iter().enumerate() {
+        let mut j = small();
+        edit(&mut j);
+        let e = model_of(&j).unwrap_err();
+        assert_eq!(e.code, *code, "case {i}: {e}");
+        assert!(e.message.contains(names), "case {i}: {e}");
+    }
+    let m = model_of(&small()).unwrap();
+    let e = export(&m, &Options::default()).unwrap();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for key in [7, 8] {
+            let mut file = read(&e.bytes).unwrap();
+            let ai = file.records.iter().position(|r| r.type_key == 1).unwrap();
+            let f = file.records[ai]
+                .fields
+                .iter_mut()
+                .find(|(k, _)| *k == key)
+                .unwrap();
+            f.1 = Field::Float(bad);
+            let r = check(&file);
+            assert!(
+                r.problems.iter().any(|p| p.contains("Artboard")),
+                "{key}={bad}: {:?}",
+                r.problems
+            );
+        }
+    }
+}

@@ -207,3 +207,63 @@ fn cli_export_check_render_and_exit_codes() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 20 item 5: an angle past the binary32 range is an `E_BONE` error
+/// naming the bone (was "internal error"), nothing written; `riv check`
+/// refuses a non-finite artboard size.
+#[test]
+fn huge_angles_and_non_finite_artboards_are_refused() {
+    let d = tmp("nonfinite");
+    let mut j: Json = serde_json::from_slice(&std::fs::read(fixture("walk")).unwrap()).unwrap();
+    let bone = j["skeleton"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    j["skeleton"][&bone]["angle"] = serde_json::json!(1e308);
+    // the model beside copies of the fixture's textures
+    for e in std::fs::read_dir(fixture("walk").parent().unwrap()).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let model = d.join("huge-angle.json");
+    std::fs::write(&model, serde_json::to_vec(&j).unwrap()).unwrap();
+    let out = d.join("huge.riv");
+    let (code, _, err) = run(&[
+        "export-riv",
+        model.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("E_BONE") && err.contains(&format!("skeleton.{bone}.angle")),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // a good export with its artboard width, then height, patched to NaN / ∞
+    let good = export(&load("walk"), &Options::default()).unwrap().bytes;
+    let file = read(&good).unwrap();
+    let ab = file.records.iter().find(|r| r.type_key == 1).unwrap();
+    for (key, bad) in [(7u8, f32::NAN), (8, f32::INFINITY), (7, f32::NEG_INFINITY)] {
+        let mut pat = vec![key];
+        pat.extend(ab.float(key as u64).unwrap().to_le_bytes());
+        let at = ab.offset
+            + good[ab.offset..]
+                .windows(5)
+                .position(|w| w == pat.as_slice())
+                .unwrap();
+        let mut bytes = good.clone();
+        bytes[at + 1..at + 5].copy_from_slice(&bad.to_le_bytes());
+        let f = d.join(format!("ab{key}.riv"));
+        std::fs::write(&f, &bytes).unwrap();
+        let (code, stdout, _) = run(&["riv", "check", f.to_str().unwrap()]);
+        assert_eq!(code, 1, "{key}={bad}: {stdout}");
+        assert!(stdout.contains("Artboard"), "{stdout}");
+    }
+}

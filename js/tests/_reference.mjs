@@ -70,6 +70,13 @@ export function deformPart(part, pose, rest, out) {
     const need = n * 8;
     if (out.length < need) return { buffer: out, count: 0, need };
     const verts = part.verts, uv = part.uv;
+    // the engine reads every colour before the first vertex (issue 20 item 7)
+    const rgb = [];
+    for (let i = 0; i < n; i++) {
+        const c = part.colors ? part.colors[i] : null;
+        if (Array.isArray(c)) rgb.push(Number(c[0]) || 0, Number(c[1]) || 0, Number(c[2]) || 0);
+        else rgb.push(255, 255, 255);
+    }
     for (let i = 0; i < n; i++) {
         let x = verts[2 * i], y = verts[2 * i + 1];
         const w = part.weights[i];
@@ -93,12 +100,7 @@ export function deformPart(part, pose, rest, out) {
         const o = 8 * i;
         out[o] = x; out[o + 1] = y; out[o + 2] = part.depth;
         out[o + 3] = uv[2 * i] || 0; out[o + 4] = uv[2 * i + 1] || 0;
-        const c = part.colors ? part.colors[i] : null;
-        if (Array.isArray(c)) {
-            out[o + 5] = Number(c[0]) || 0; out[o + 6] = Number(c[1]) || 0; out[o + 7] = Number(c[2]) || 0;
-        } else {
-            out[o + 5] = 255; out[o + 6] = 255; out[o + 7] = 255;
-        }
+        out[o + 5] = rgb[3 * i]; out[o + 6] = rgb[3 * i + 1]; out[o + 7] = rgb[3 * i + 2];
     }
     return { buffer: out, count: n, need };
 }

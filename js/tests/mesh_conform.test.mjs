@@ -121,7 +121,7 @@ test('getter on a pose entry editing part.verts / weights / rest: later vertices
                     part.weights[4] = [['g', 1]];                 // vertex 4 now follows g
                     rest.b = { x: 0, y: 0, angle: 0.3 };          // bone b's rest record replaced
                     part.uv[11] = 0.125;                          // vertex 5's v
-                    part.colors[5][1] = 99;                       // vertex 5's green
+                    part.colors[5][1] = 99;                       // vertex 5's green: read before, not seen
                 }
                 return g;
             },
@@ -134,7 +134,7 @@ test('getter on a pose entry editing part.verts / weights / rest: later vertices
         { b: { x: 0, y: 0, angle: 0.3 } },
         new Float32Array(8),
     ).buffer[0], 'vertex 1 used the edited x and the replaced rest record');
-    is(r.out[46], 99);
+    is(r.out[46], 14);
     is(r.out[44], 0.125);
 });
 
@@ -158,11 +158,42 @@ test('getter on a bone record (cur.angle / rst.x) editing the part: seen by ever
             get() {
                 log.push('rest.g.x');
                 part.depth = part.depth + 1;                      // z of every later vertex
-                part.colors = null;                               // later vertices: 255s
+                part.colors = null;                               // colours were read before: kept
                 return gx;
             },
         });
     }, 'rest record');
+});
+
+test('a getter editing the colours mid-call changes nothing: every colour is read before the first vertex', () => {
+    // issue 20 item 7: the engine's output keeps the colours as they were when the call began
+    const before = [[1, 2, 3], [4, 5, 6], [255, 255, 255], [7, 8, 9], [10, 11, 12], [13, 14, 15]];
+    const edits = {
+        'in place': (part) => { part.colors[5][1] = 99; part.colors[0][0] = 98; },
+        'element replaced': (part) => { part.colors[4] = [0, 0, 0]; part.colors[2] = [1, 1, 1]; },
+        'array replaced': (part) => { part.colors = before.map(() => [50, 60, 70]); },
+        'null': (part) => { part.colors = null; },
+    };
+    for (const [label, edit] of Object.entries(edits)) {
+        for (const where of ['pose', 'rest']) {
+            const r = sameScenario(({ part, pose, rest, log }) => {
+                const rec = where === 'pose' ? pose : rest;
+                const g = rec.g;
+                let n = 0;
+                Object.defineProperty(rec, 'g', { get() { log.push(`${where}.g`); if (n++ === 0) edit(part); return g; } });
+            }, `${label} (${where} getter)`);
+            for (let i = 0; i < 6; i++) {
+                json([r.out[8 * i + 5], r.out[8 * i + 6], r.out[8 * i + 7]], before[i], `${label} (${where}): vertex ${i}`);
+            }
+        }
+    }
+    // valueOf of a colour runs before the first pose read
+    const order = sameScenario(({ part, pose, log }) => {
+        part.colors[3][2] = { valueOf() { log.push('b3'); return 9; } };
+        const g = pose.g;
+        Object.defineProperty(pose, 'g', { get() { log.push('pose.g'); return g; } });
+    }, 'colour valueOf first');
+    is(order.log[0], 'b3');
 });
 
 test('resizable out shrunk mid-call: count kept, out-of-range writes dropped, no throw', () => {

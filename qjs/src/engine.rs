@@ -8,7 +8,10 @@
 //! rotsprite natives + host sprites of [`super::sprite`]. A script
 //! that assigns its own `globalThis.engine` replaces this object entirely.
 //! `loadTexture` reads within the size limits of [`re2d::limits`]: a file
-//! or image over one is a RangeError, other failures an Error.
+//! or image over one is a RangeError, other failures an Error; its decode
+//! must fit the memory limit beside the heap and the held buffers (a
+//! RangeError naming `qjs-memory`), and the texture it keeps shrinks the
+//! QuickJS heap limit by its size.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -16,12 +19,11 @@ use std::rc::Rc;
 
 use rquickjs::{
     Ctx, Exception, Function, Object, Result, TypedArray,
-    convert::Coerced,
     function::{Opt, Rest},
 };
 
 use super::buffers::with_f32_mut;
-use super::raster::{Framebuffer, Texture};
+use super::raster::{Framebuffer, Texture, write_png};
 
 /// Engine state shared by its functions.
 pub struct State {
@@ -43,7 +45,7 @@ fn channel(v: Opt<f64>, default: u8) -> u8 {
 /// Build the default engine object for a `width × height` framebuffer.
 pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js>> {
     let st = Rc::new(RefCell::new(State {
-        fb: Framebuffer::new(width, height),
+        fb: Framebuffer::try_new(width, height).map_err(|e| Exception::throw_range(ctx, &e))?,
         textures: Vec::new(),
         sprites: Vec::new(),
     }));
@@ -83,14 +85,33 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, path: String| -> Result<usize> {
-                let tex = Texture::load_png(Path::new(&path)).map_err(|e| {
-                    let msg = format!("loadTexture: {e}");
+                let path = super::guard::confine_read(Path::new(&path))
+                    .map_err(|e| Exception::throw_message(&ctx, &format!("loadTexture: {e}")))?;
+                let fail = |e: String| {
+                    let msg = format!("loadTexture: {}: {e}", path.display());
                     if e.contains("(limit ") {
                         Exception::throw_range(&ctx, &msg) // over a size limit
                     } else {
                         Exception::throw_message(&ctx, &msg)
                     }
-                })?;
+                };
+                let bytes =
+                    re2d::limits::read_binary_file(&path).map_err(|e| fail(e.to_string()))?;
+                // the decode buffer and its RGBA8 copy, then the texture kept
+                // (an image over a PNG limit is refused by the decoder, naming it)
+                if let Some((w, h)) = re2d::png_io::header_size(&bytes)
+                    && re2d::limits::Limits::current().check_image(w, h, 4).is_ok()
+                {
+                    let rgba = w as u64 * h as u64 * 4;
+                    super::guard::check_native(&ctx, 2 * rgba, "loadTexture")?;
+                }
+                let img = re2d::png_io::decode_rgba(std::io::Cursor::new(bytes)).map_err(fail)?;
+                super::guard::hold_native(&ctx, img.data.len() as u64);
+                let tex = Texture {
+                    width: img.width,
+                    height: img.height,
+                    rgba: img.data,
+                };
                 let mut st = s.borrow_mut();
                 st.textures.push(tex);
                 Ok(st.textures.len() - 1)
@@ -116,10 +137,16 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         Function::new(
             ctx.clone(),
             move |ctx: Ctx<'js>, path: String| -> Result<()> {
-                s.borrow()
-                    .fb
-                    .save_png(Path::new(&path))
-                    .map_err(|e| Exception::throw_message(&ctx, &format!("savePNG: {e}")))
+                let st = s.borrow();
+                let fb = &st.fb;
+                write_png(
+                    &ctx,
+                    "savePNG",
+                    Path::new(&path),
+                    fb.width,
+                    fb.height,
+                    &fb.rgba,
+                )
             },
         )?,
     )?;
@@ -137,7 +164,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
 
     obj.set(
         "log",
-        Function::new(ctx.clone(), |args: Rest<Coerced<String>>| {
+        Function::new(ctx.clone(), |args: Rest<super::guard::Lossy>| {
             let parts: Vec<String> = args.0.into_iter().map(|c| c.0).collect();
             println!("{}", parts.join(" "));
         })?,

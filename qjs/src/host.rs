@@ -10,17 +10,40 @@
 //! goes to stderr. The QuickJS heap and stack are limited by
 //! `Limits::qjs_memory_bytes` / `qjs_stack_bytes` (`--memory-limit`,
 //! `--stack-size`): a script that exceeds them gets a catchable
-//! `InternalError` (out of memory / stack overflow), not a dead process.
+//! `InternalError` (out of memory) or `RangeError` (stack overflow), not a
+//! dead process.
+//!
+//! Stages of [`run`]:
+//! 1. start a thread whose native stack is `qjs-stack` + [`QJS_STACK_MARGIN`]
+//!    (QuickJS measures its stack limit from where the runtime is created,
+//!    so any `qjs-stack` overflows into a `RangeError`, never into the guard
+//!    page);
+//! 2. on it, install the run's [`Guard`] (time limit, native memory share,
+//!    `--root`), refuse a framebuffer that does not fit the memory limit
+//!    (exit 1, one line), read the script, create the runtime with the
+//!    interrupt handler and the rest of the memory limit as heap limit;
+//! 3. evaluate the module, drain jobs, run timers;
+//! 4. meanwhile the calling thread waits; with a time limit it is the
+//!    watchdog: should the script thread still run a few seconds after the
+//!    deadline (stuck in native code that does not poll the interrupt
+//!    handler), it removes in-flight publish temporaries and exits 1 with
+//!    the same one line.
+//!
+//! A run stopped by the time limit prints only that one line and exits 1.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::time::Duration;
+
+use re2d::limits::{Limits, QJS_STACK_CEILING, QJS_STACK_MARGIN};
 
 use rquickjs::{
     CatchResultExt, Context, Ctx, Function, Module, Object, Persistent, Runtime, Value,
-    convert::Coerced, function::Rest,
+    function::Rest,
 };
 
+use super::guard::{self, Guard, Lossy};
 use super::modules::{HostLoader, HostResolver, normalize};
 
 /// What to run and how.
@@ -36,9 +59,19 @@ pub struct Options {
     pub engine: bool,
     /// Default engine framebuffer size (`--size WxH`).
     pub size: (u32, u32),
+    /// Confine file access to this folder (`--root DIR`; `None`: unconfined).
+    pub root: Option<PathBuf>,
 }
 
-fn join_args(args: Rest<Coerced<String>>) -> String {
+/// The least QuickJS heap the framebuffer must leave of the memory limit
+/// (a runtime with its built-ins needs a few hundred KiB).
+const HEAP_FLOOR: u64 = 1 << 20;
+
+/// How long the watchdog waits past the deadline for a script stuck in
+/// native code before it ends the process.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
+
+fn join_args(args: Rest<Lossy>) -> String {
     args.0
         .into_iter()
         .map(|c| c.0)
@@ -74,13 +107,7 @@ const TIMERS: &str = r#"(function (sleep, now) {
 fn install_timers<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
     let make: Function = ctx.eval(TIMERS)?;
     let start = std::time::Instant::now();
-    let sleep = Function::new(ctx.clone(), |ms: f64| {
-        if ms.is_finite() && ms > 0.0 {
-            std::thread::sleep(std::time::Duration::from_secs_f64(
-                ms.min(86_400_000.0) / 1000.0,
-            ));
-        }
-    })?;
+    let sleep = Function::new(ctx.clone(), |ctx: Ctx<'js>, ms: f64| guard::sleep(&ctx, ms))?;
     let now = Function::new(ctx.clone(), move || start.elapsed().as_secs_f64() * 1000.0)?;
     make.call((sleep, now))
 }
@@ -89,22 +116,16 @@ fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> 
     let g = ctx.globals();
     g.set(
         "print",
-        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
-            println!("{}", join_args(a))
-        })?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| println!("{}", join_args(a)))?,
     )?;
     let console = Object::new(ctx.clone())?;
     console.set(
         "log",
-        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
-            println!("{}", join_args(a))
-        })?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| println!("{}", join_args(a)))?,
     )?;
     console.set(
         "error",
-        Function::new(ctx.clone(), |a: Rest<Coerced<String>>| {
-            eprintln!("{}", join_args(a))
-        })?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| eprintln!("{}", join_args(a)))?,
     )?;
     g.set("console", console)?;
     let mut sa = vec![opts.file.to_string_lossy().into_owned()];
@@ -120,8 +141,18 @@ fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> 
 }
 
 /// Format a thrown JS value like `qjs`: `Name: message` then the stack.
-pub fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
-    let head = match v.get::<Coerced<String>>() {
+/// Runs with half the stack margin added to the stack limit, so a stack
+/// overflow (even at a tiny `qjs-stack`) can still be described.
+fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
+    let stack = Limits::current().qjs_stack_bytes;
+    guard::set_stack_limit(ctx, stack + QJS_STACK_MARGIN / 2);
+    let text = describe_value(ctx, v);
+    guard::set_stack_limit(ctx, stack);
+    text
+}
+
+fn describe_value<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
+    let head = match v.get::<Lossy>() {
         Ok(s) => s.0,
         Err(_) => {
             let _ = ctx.catch();
@@ -130,7 +161,8 @@ pub fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
     };
     let stack = v
         .as_object()
-        .and_then(|o| o.get::<_, Option<String>>("stack").ok().flatten());
+        .and_then(|o| o.get::<_, Option<Lossy>>("stack").ok().flatten())
+        .map(|s| s.0);
     match stack {
         Some(s) if !s.is_empty() => format!("{head}\n{}", s.trim_end()),
         _ => head,
@@ -138,6 +170,9 @@ pub fn describe<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> String {
 }
 
 fn report<'js>(ctx: &Ctx<'js>, err: rquickjs::CaughtError<'js>) {
+    if guard::timed_out() {
+        return; // the host prints the one time-limit line
+    }
     let text = match err {
         rquickjs::CaughtError::Exception(e) => describe(ctx, &e.into_value()),
         rquickjs::CaughtError::Value(v) => describe(ctx, &v),
@@ -148,6 +183,94 @@ fn report<'js>(ctx: &Ctx<'js>, err: rquickjs::CaughtError<'js>) {
 
 /// Run a script; returns the process exit status.
 pub fn run(opts: &Options) -> i32 {
+    let limits = Limits::current();
+    let stack = limits.qjs_stack_bytes.min(QJS_STACK_CEILING) + QJS_STACK_MARGIN;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let o = opts.clone();
+    let spawned = std::thread::Builder::new()
+        .name("re2d-qjs script".into())
+        .stack_size(stack as usize)
+        .spawn(move || {
+            Limits::set_current(limits);
+            let _ = tx.send(run_here(&o, limits));
+        });
+    let thread = match spawned {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("re2d-qjs: cannot start the script thread with a {stack}-byte stack: {e}");
+            return 1;
+        }
+    };
+    let status = if limits.qjs_time_secs > 0 {
+        let wait = Duration::from_secs(limits.qjs_time_secs) + WATCHDOG_GRACE;
+        match rx.recv_timeout(wait) {
+            Ok(s) => s,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                re2d::publish::remove_in_flight();
+                let g = Guard::new(limits.qjs_time_secs, 0, None);
+                // Straight to fd 2: the stuck thread may hold the stdio locks.
+                use std::io::Write;
+                use std::os::fd::FromRawFd;
+                // SAFETY: fd 2 is open for the process' life; ManuallyDrop
+                // keeps it from being closed.
+                #[allow(unsafe_code)]
+                let mut err = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
+                let _ = writeln!(err, "{}", g.time_message());
+                std::process::exit(1);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => 1,
+        }
+    } else {
+        rx.recv().unwrap_or(1)
+    };
+    let _ = thread.join();
+    status
+}
+
+/// [`run`] on the current thread (the script thread).
+fn run_here(opts: &Options, limits: Limits) -> i32 {
+    let root = match &opts.root {
+        Some(r) => match std::fs::canonicalize(r) {
+            Ok(c) if c.is_dir() => Some(c),
+            Ok(_) => {
+                eprintln!("re2d-qjs: --root {}: not a folder", r.display());
+                return 1;
+            }
+            Err(e) => {
+                eprintln!("re2d-qjs: --root {}: {e}", r.display());
+                return 1;
+            }
+        },
+        None => None,
+    };
+    let g = Guard::new(limits.qjs_time_secs, limits.qjs_memory_bytes, root).install();
+    let heap_limit = if opts.engine {
+        let (w, h) = opts.size;
+        let fb = super::raster::Framebuffer::bytes(w, h);
+        match g.hold(fb).filter(|&rest| rest >= HEAP_FLOOR) {
+            Some(rest) => rest,
+            None => {
+                eprintln!(
+                    "re2d-qjs: --size {w}x{h}: the framebuffer needs {fb} bytes; with {HEAP_FLOOR} \
+                     bytes for the QuickJS heap that is more than the memory limit of {} (limit \
+                     qjs-memory, see --memory-limit)",
+                    g.memory_limit()
+                );
+                return 1;
+            }
+        }
+    } else {
+        g.memory_limit()
+    };
+    let status = run_script(opts, heap_limit, &g);
+    if g.timed_out() {
+        eprintln!("{}", g.time_message());
+        return 1;
+    }
+    status
+}
+
+fn run_script(opts: &Options, heap_limit: u64, g: &Rc<Guard>) -> i32 {
     let abs = std::path::absolute(&opts.file).unwrap_or_else(|_| opts.file.clone());
     let name = normalize(&abs).to_string_lossy().into_owned();
     let source = match re2d::limits::read_text_file(&opts.file) {
@@ -157,6 +280,7 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
+    guard::add_input(&opts.file);
     if let Some(at) = source.iter().position(|&b| b == 0) {
         eprintln!(
             "re2d-qjs: {}: the script contains a NUL byte at offset {at}",
@@ -171,9 +295,12 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
-    let limits = re2d::limits::Limits::current();
-    rt.set_memory_limit(limits.qjs_memory_bytes.min(usize::MAX as u64) as usize);
-    rt.set_max_stack_size(limits.qjs_stack_bytes.min(usize::MAX as u64) as usize);
+    let limits = Limits::current();
+    rt.set_memory_limit(heap_limit.min(usize::MAX as u64) as usize);
+    if g.deadline().is_some() {
+        let g = g.clone();
+        rt.set_interrupt_handler(Some(Box::new(move || g.deadline_passed())));
+    }
     // (unhandled count, last unhandled reason)
     let rejections: Rc<RefCell<(i64, Option<String>)>> = Rc::new(RefCell::new((0, None)));
     let tracker = rejections.clone();
@@ -203,6 +330,7 @@ pub fn run(opts: &Options) -> i32 {
     };
     let mut timers: Option<Persistent<Function<'static>>> = None;
     let mut status = ctx.with(|ctx| {
+        guard::set_stack_limit(&ctx, limits.qjs_stack_bytes);
         if let Err(e) = install_globals(&ctx, opts).catch(&ctx) {
             report(&ctx, e);
             return 1;
@@ -236,10 +364,16 @@ pub fn run(opts: &Options) -> i32 {
     // Drain jobs, then fire timers one at a time (each may queue more jobs
     // or timers) until nothing is left; a failing job or timer sets status 1.
     loop {
+        if g.timed_out() {
+            return 1;
+        }
         match rt.execute_pending_job() {
             Ok(true) => continue,
             Ok(false) => {}
             Err(job) => {
+                if g.timed_out() {
+                    return 1;
+                }
                 job.0.with(|ctx| {
                     let v = ctx.catch();
                     eprintln!("{}", describe(&ctx, &v));

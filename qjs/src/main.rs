@@ -1,6 +1,9 @@
 //! `re2d-qjs`: run an ES module under QuickJS with re2d's built-in modules
 //! and default CPU engine (issue 3). Argument parsing only; see `re2d_qjs::host`.
 //!
+//! `--time-limit SECONDS` sets the `qjs-time` limit; `--root DIR` confines
+//! the script's file access (see `re2d_qjs::guard`).
+//!
 //! Arguments are read as OS strings: the script path may be any bytes; script
 //! arguments that are not UTF-8 reach `scriptArgs` with each invalid byte
 //! replaced by U+FFFD. Usage errors exit 2 with one line on stderr.
@@ -13,7 +16,8 @@ use re2d::limits::{Limits, parse_size};
 use re2d_qjs::host::{Options, run};
 
 const USAGE: &str = "usage: re2d-qjs [--no-builtins] [--no-engine] [--size WxH] [--memory-limit BYTES] \
-[--stack-size BYTES] [--limit NAME=VALUE] FILE.mjs [args...] | --help | --version";
+[--stack-size BYTES] [--time-limit SECONDS] [--root DIR] [--limit NAME=VALUE] FILE.mjs [args...] \
+| --help | --version";
 
 fn fail(msg: &str) -> ! {
     eprintln!("re2d-qjs: {msg}");
@@ -42,6 +46,7 @@ fn main() {
         builtins: true,
         engine: true,
         size: (640, 480),
+        root: None,
     };
     let mut limits = Limits::DEFAULT;
     let mut it = std::env::args_os().skip(1);
@@ -74,6 +79,20 @@ fn main() {
                     fail(&format!("bad {name} '{v}' (bytes, optional k/M/G)"));
                 }
                 limits.set(key, &v).unwrap_or_else(|e| fail(&e));
+            }
+            "--time-limit" => {
+                let v = value("--time-limit");
+                if !v.bytes().all(|b| b.is_ascii_digit()) || v.is_empty() {
+                    fail(&format!("bad --time-limit '{v}' (whole seconds, 0 = none)"));
+                }
+                limits.set("qjs-time", &v).unwrap_or_else(|e| fail(&e));
+            }
+            "--root" => {
+                let v = inline
+                    .clone()
+                    .or_else(|| it.next())
+                    .unwrap_or_else(|| fail(&format!("--root needs a value ({USAGE})")));
+                opts.root = Some(PathBuf::from(v));
             }
             "--limit" => {
                 let v = value("--limit");

@@ -3,10 +3,15 @@
 //! `opts.limits` and `blend: 'rigid'`).
 //!
 //! Exports (all internal to the built-in `re2d/mesh`):
-//! - `deform(part, pose, rest, out, verts, uv, n, from, rigid)` → the index
+//! - `colors(part, n, from, rgb)` → the index of the first vertex whose
+//!   colour it did not read: §7's colour of vertices `from, …` while `i < n`
+//!   into the `Float64Array` `rgb` (3 per vertex). The engine reads every
+//!   colour before the first vertex is deformed, so a getter that edits the
+//!   colours mid-call changes nothing (issue 20 item 7);
+//! - `deform(part, pose, rest, out, verts, uv, n, from, rigid, rgb)` → the index
 //!   of the first vertex it did not write: §7 for vertices `from, from+1, …`
 //!   while `i < n`, in one pass that reads the live values (the part's arrays
-//!   and weight lists, the pose records) through [`super::pure`] and writes
+//!   and weight lists, the pose records; colours from `rgb`) through [`super::pure`] and writes
 //!   `out` (a `Float32Array`) directly. It stops at a vertex whose reads could
 //!   run JS or need JS operators; `js/mesh.js` does that vertex literally and
 //!   calls again after it;
@@ -71,7 +76,8 @@ struct DeformIn<'p> {
     uv: View<'p>,
     weights: View<'p>,
     depth: f64,
-    colors: Option<View<'p>>,
+    /// The colours read before the first vertex (3 per vertex).
+    rgb: &'p [f64],
     blend: Blend,
 }
 
@@ -210,19 +216,8 @@ fn deform_vertex<'p>(
     let (x, y) = skin_vertex(vx, vy, &bones.deltas, &pairs[..count], d.blend);
     let u = or_zero(p, p.at(d.uv, 2 * i)?)?;
     let v = or_zero(p, p.at(d.uv, 2 * i + 1)?)?;
-    let mut rgb = [255.0; 3];
-    if let Some(colors) = d.colors {
-        let c = p.at(colors, i)?;
-        match p.is_array(c) {
-            IsArray::Yes => {
-                for (ch, slot) in rgb.iter_mut().enumerate() {
-                    *slot = n0(p.to_number(p.elem(c, ch as u32)?)?);
-                }
-            }
-            IsArray::No => {}
-            IsArray::Unknown => return None,
-        }
-    }
+    let c = 3 * i as usize;
+    let rgb = d.rgb.get(c..c + 3)?;
     let o = 8 * i as usize;
     for (j, val) in [x, y, d.depth, u, v, rgb[0], rgb[1], rgb[2]]
         .into_iter()
@@ -233,9 +228,64 @@ fn deform_vertex<'p>(
     Some(())
 }
 
+/// §7 colour of vertex `i` (`c = part.colors ? part.colors[i] : null`;
+/// an `Array` gives `N0(c[0..3])`, anything else 255s) into `rgb[3i..]`;
+/// `None` (nothing written): not pure.
+#[inline]
+fn color_vertex<'p>(p: &Pass<'p>, colors: Option<View<'p>>, rgb: &mut [f64], i: u32) -> Option<()> {
+    let mut c3 = [255.0; 3];
+    if let Some(colors) = colors {
+        let c = p.at(colors, i)?;
+        match p.is_array(c) {
+            IsArray::Yes => {
+                for (ch, slot) in c3.iter_mut().enumerate() {
+                    *slot = n0(p.to_number(p.elem(c, ch as u32)?)?);
+                }
+            }
+            IsArray::No => {}
+            IsArray::Unknown => return None,
+        }
+    }
+    let at = 3 * i as usize;
+    rgb.get_mut(at..at + 3)?.copy_from_slice(&c3);
+    Some(())
+}
+
+/// The pass behind `colors`: the colours of vertices `from..` while
+/// `i < n` into `rgb`; returns the first one not read.
+fn colors_pass<'p>(p: &Pass<'p>, part: Val<'p>, rgb: &mut [f64], n: f64, from: u32) -> u32 {
+    let Some(k) = Keys::new(p) else {
+        return from;
+    };
+    // `part.colors` is read per vertex by the engine; with no JS running it
+    // is the same for the whole pass.
+    let Some(colors) = p.get(part, &k.colors) else {
+        return from;
+    };
+    let Some(truthy) = p.truthy(colors) else {
+        return from;
+    };
+    let colors = truthy.then(|| p.view(colors));
+    let mut i = from;
+    while (i as f64) < n && i < u32::MAX / 8 {
+        if color_vertex(p, colors, rgb, i).is_none() {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// The pass behind `deform`: vertices `from..` while `i < n`; returns the
 /// first one not written.
-fn deform_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 6], n: f64, from: u32, blend: Blend) -> u32 {
+fn deform_pass<'p>(
+    p: &Pass<'p>,
+    a: &[Val<'p>; 6],
+    rgb: &'p [f64],
+    n: f64,
+    from: u32,
+    blend: Blend,
+) -> u32 {
     let [part, pose, rest, out, verts, uv] = *a;
     let Some(out) = p.f32_out(out) else {
         return from;
@@ -243,10 +293,9 @@ fn deform_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 6], n: f64, from: u32, blend: Ble
     let Some(k) = Keys::new(p) else {
         return from;
     };
-    // `part.weights`, `part.depth` and `part.colors` are read per vertex by
-    // the engine; with no JS running they are the same for the whole pass.
+    // `part.weights` and `part.depth` are read per vertex by the engine;
+    // with no JS running they are the same for the whole pass.
     let setup = || -> Option<DeformIn<'p>> {
-        let colors = p.get(part, &k.colors)?;
         Some(DeformIn {
             pose: p.truthy(pose)?.then_some(pose),
             rest: p.truthy(rest)?.then_some(rest),
@@ -254,7 +303,7 @@ fn deform_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 6], n: f64, from: u32, blend: Ble
             uv: p.view(uv),
             weights: p.view(p.get(part, &k.weights)?),
             depth: p.to_number(p.get(part, &k.depth)?)?,
-            colors: p.truthy(colors)?.then(|| p.view(colors)),
+            rgb,
             blend,
         })
     };
@@ -280,9 +329,10 @@ fn index(v: &Value<'_>) -> Option<u32> {
 }
 
 fn deform<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
-    let [part, pose, rest, out, verts, uv, n, from, rigid] = args.0.as_slice() else {
-        return Err(Exception::throw_type(&ctx, "deform: expected 9 arguments"));
+    let [part, pose, rest, out, verts, uv, n, from, rigid, rgb] = args.0.as_slice() else {
+        return Err(Exception::throw_type(&ctx, "deform: expected 10 arguments"));
     };
+    let rgb = TypedArray::<f64>::from_value(rgb.clone())?;
     let (Some(n), Some(from)) = (n.as_number(), index(from)) else {
         return Err(Exception::throw_type(&ctx, "deform: bad vertex range"));
     };
@@ -297,9 +347,32 @@ fn deform<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
     // SAFETY: `deform_pass` only reads through the pass and stores numbers
     // into `out`'s elements; nothing in it runs JS, and the arguments stay
     // alive for the whole call.
-    let p = unsafe { Pass::new(&ctx, lay) };
-    let vals = [part, pose, rest, out, verts, uv].map(|v| p.val(v));
-    Ok(deform_pass(&p, &vals, n, from, blend) as f64)
+    with_f64_mut(&ctx, &rgb, |rgb| {
+        // SAFETY: as above; `rgb` is a private buffer of `js/mesh.js`
+        // (never `out`), only read here.
+        let p = unsafe { Pass::new(&ctx, lay) };
+        let vals = [part, pose, rest, out, verts, uv].map(|v| p.val(v));
+        deform_pass(&p, &vals, rgb, n, from, blend) as f64
+    })
+}
+
+fn colors<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
+    let [part, n, from, rgb] = args.0.as_slice() else {
+        return Err(Exception::throw_type(&ctx, "colors: expected 4 arguments"));
+    };
+    let (Some(n), Some(from)) = (n.as_number(), index(from)) else {
+        return Err(Exception::throw_type(&ctx, "colors: bad vertex range"));
+    };
+    let rgb = TypedArray::<f64>::from_value(rgb.clone())?;
+    let Some(lay) = Layout::get(&ctx) else {
+        return Ok(from as f64);
+    };
+    with_f64_mut(&ctx, &rgb, |rgb| {
+        // SAFETY: `colors_pass` only reads through the pass and stores into
+        // `rgb` (a private Float64Array of `js/mesh.js`); no JS runs.
+        let p = unsafe { Pass::new(&ctx, lay) };
+        colors_pass(&p, p.val(part), rgb, n, from) as f64
+    })
 }
 
 /// The pass behind `unroll`: indices `from..` while `i < k`.
@@ -435,6 +508,7 @@ impl ModuleDef for MeshNative {
         for name in [
             "deform",
             "unroll",
+            "colors",
             "fastReady",
             "plainNumbers",
             "pose",
@@ -449,6 +523,7 @@ impl ModuleDef for MeshNative {
     fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
         exports.export("deform", Function::new(ctx.clone(), deform)?)?;
         exports.export("unroll", Function::new(ctx.clone(), unroll)?)?;
+        exports.export("colors", Function::new(ctx.clone(), colors)?)?;
         exports.export("fastReady", Function::new(ctx.clone(), fast_ready)?)?;
         exports.export("plainNumbers", Function::new(ctx.clone(), plain_numbers)?)?;
         exports.export("pose", Function::new(ctx.clone(), pose)?)?;

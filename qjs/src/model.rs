@@ -144,11 +144,9 @@ impl ModuleDef for ModelNative {
 /// it is larger than the JSON size limit (an endless file never fills memory).
 fn read_text(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     let l = Limits::current();
-    match re2d::limits::read_file(
-        std::path::Path::new(&path),
-        l.json_max_bytes,
-        "json-max-bytes",
-    ) {
+    let file = super::guard::confine_read(std::path::Path::new(&path))
+        .map_err(|e| Exception::throw_message(&ctx, &e))?;
+    match re2d::limits::read_file(&file, l.json_max_bytes, "json-max-bytes") {
         Ok(b) => Ok(String::from_utf8(b).ok()),
         Err(re2d::limits::ReadError::TooLarge(e)) => {
             Err(Exception::throw_range(&ctx, &format!("{path}: {e}")))

@@ -231,8 +231,11 @@ impl Loader for HostLoader {
                 Source::Native(f) => f(ctx.clone(), name),
             };
         }
-        let source = re2d::limits::read_text_file(std::path::Path::new(name))
+        let path = super::guard::confine_read(Path::new(name))
+            .map_err(|e| Error::new_loading_message(name, e))?;
+        let source = re2d::limits::read_text_file(&path)
             .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
+        super::guard::add_input(&path);
         Module::declare(ctx.clone(), name, source)
     }
 }

@@ -7,7 +7,7 @@
 //! colour / 255 × texel (nearest sampling, UV 0..1 across the texture);
 //! texel alpha blends "over"; alpha 0 is discarded without writing depth.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// An RGBA8 texture.
 #[derive(Clone, Debug)]
@@ -21,18 +21,6 @@ pub struct Texture {
 }
 
 impl Texture {
-    /// Decode a PNG file (any colour type) into RGBA8, within the current
-    /// limits (file size, image size; see [`re2d::limits`]).
-    pub fn load_png(path: &Path) -> Result<Texture, String> {
-        let img =
-            re2d::png_io::read_png_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Texture {
-            width: img.width,
-            height: img.height,
-            rgba: img.data,
-        })
-    }
-
     fn sample(&self, u: f32, v: f32) -> [f32; 4] {
         let tx = ((u * self.width as f32).floor() as i64).clamp(0, self.width as i64 - 1) as usize;
         let ty =
@@ -57,6 +45,35 @@ pub struct Framebuffer {
 }
 
 impl Framebuffer {
+    /// The bytes a `width × height` framebuffer holds (RGBA8 + f32 depth).
+    pub fn bytes(width: u32, height: u32) -> u64 {
+        width as u64 * height as u64 * 8
+    }
+
+    /// A transparent-black framebuffer, or an error when the memory for it
+    /// cannot be had (never an abort).
+    pub fn try_new(width: u32, height: u32) -> Result<Self, String> {
+        let n = width as usize * height as usize;
+        let mut rgba = Vec::new();
+        let mut depth = Vec::new();
+        rgba.try_reserve_exact(n * 4)
+            .and_then(|_| depth.try_reserve_exact(n))
+            .map_err(|_| {
+                format!(
+                    "a {width}x{height} framebuffer needs {} bytes: out of memory",
+                    Self::bytes(width, height)
+                )
+            })?;
+        rgba.resize(n * 4, 0);
+        depth.resize(n, f32::INFINITY);
+        Ok(Framebuffer {
+            width,
+            height,
+            rgba,
+            depth,
+        })
+    }
+
     /// A transparent-black framebuffer.
     pub fn new(width: u32, height: u32) -> Self {
         let n = width as usize * height as usize;
@@ -151,11 +168,6 @@ impl Framebuffer {
         any
     }
 
-    /// Write as an RGBA8 PNG.
-    pub fn save_png(&self, path: &Path) -> Result<(), String> {
-        write_png(path, self.width, self.height, &self.rgba)
-    }
-
     /// Draw `tex` scaled into the centre-based rectangle `(cx, cy, w, h)`:
     /// nearest sampling, colour multiplied by `tint` (RGBA 0–255), source
     /// alpha × tint alpha blended "over"; depth is neither tested nor written.
@@ -204,9 +216,30 @@ impl Framebuffer {
 
 /// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
 /// encoder of [`re2d::png_io`], published atomically by [`re2d::publish`]).
-pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
-    let bytes = re2d::png_io::encode_rgba(rgba, width, height)?;
-    re2d::publish::publish(path, &bytes, &[]).map_err(|e| e.to_string())
+/// The run's guards apply first: the path must be inside `--root`, the
+/// encoder's worst-case buffers must fit the memory limit (a `RangeError`
+/// naming `qjs-memory`), and the script's own files are inputs the output
+/// may not replace.
+pub fn write_png(
+    ctx: &rquickjs::Ctx<'_>,
+    what: &str,
+    path: &Path,
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+) -> rquickjs::Result<()> {
+    use super::guard;
+    let fail = |e: String| rquickjs::Exception::throw_message(ctx, &format!("{what}: {e}"));
+    guard::confine_write(path).map_err(fail)?;
+    guard::check_native(
+        ctx,
+        re2d::png_encode::encode_peak_bytes(width, height),
+        what,
+    )?;
+    let bytes = re2d::png_io::encode_rgba(rgba, width, height).map_err(fail)?;
+    let inputs = guard::inputs();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    re2d::publish::publish(path, &bytes, &inputs).map_err(|e| fail(e.to_string()))
 }
 
 #[cfg(test)]

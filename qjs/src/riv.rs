@@ -42,15 +42,27 @@ fn riv_err(ctx: &Ctx<'_>, e: &RivError) -> rquickjs::Error {
 }
 
 /// `JSON.stringify(v)` parsed back (`undefined` and functions → `None`).
+/// `NaN` and `±Infinity`, which JSON would turn into `null`, arrive as the
+/// strings `"NaN"`, `"Infinity"`, `"-Infinity"`, which the model reader
+/// rejects with the code of the element (a second, replacing pass runs
+/// only when the first text holds a `null`).
 fn to_json<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> Result<Option<Json>> {
-    match ctx.json_stringify(v)? {
-        None => Ok(None),
-        Some(s) => {
-            let s = s.to_string()?;
-            serde_json::from_str(&s)
-                .map(Some)
-                .map_err(|e| type_err(ctx, &format!("not JSON-representable: {e}")))
+    let Some(text) = ctx.json_stringify(v.clone())? else {
+        return Ok(None);
+    };
+    let mut text = text.to_string()?;
+    if text.contains("null") {
+        let replacer: Function =
+            ctx.eval("(k, v) => typeof v === 'number' && !Number.isFinite(v) ? String(v) : v")?;
+        if let Some(t) = ctx.json_stringify_replacer(v, replacer)? {
+            text = t.to_string()?;
         }
+    }
+    match Some(text) {
+        None => Ok(None),
+        Some(s) => serde_json::from_str(&s)
+            .map(Some)
+            .map_err(|e| type_err(ctx, &format!("not JSON-representable: {e}"))),
     }
 }
 
@@ -74,20 +86,33 @@ fn part_json<'js>(ctx: &Ctx<'js>, p: Value<'js>, i: usize) -> Result<Json> {
     };
     let mut m = Map::new();
     let mut name: Value = o.get("name")?;
-    if name.is_undefined() || name.is_null() {
-        let spec: Value = o.get("spec")?;
-        if let Some(f) = spec.as_function() {
-            let s: Value = f.call((rquickjs::function::This(o.clone()),))?;
-            if let Some(so) = s.as_object() {
-                name = so.get("name")?;
-            }
-        }
+    // A `$.mesh.part` record: its spec is what the user gave. The record's
+    // weights are the mesh module's reading of them (a non-finite weight
+    // read as 0), so the spec's weights are exported and validated.
+    let spec: Value = o.get("spec")?;
+    let spec = match spec.as_function() {
+        Some(f) => f
+            .call::<_, Value>((rquickjs::function::This(o.clone()),))?
+            .into_object(),
+        None => None,
+    };
+    if (name.is_undefined() || name.is_null())
+        && let Some(so) = &spec
+    {
+        name = so.get("name")?;
     }
     if let Some(n) = to_json(ctx, name)? {
         m.insert("name".into(), n);
     }
+    let spec_weights = match &spec {
+        Some(so) => Some(so.get::<_, Value>("weights")?).filter(Value::is_array),
+        None => None,
+    };
     for key in ["verts", "uv", "tris", "weights", "bones", "depth", "colors"] {
-        let v: Value = o.get(key)?;
+        let v: Value = match (&spec_weights, key) {
+            (Some(w), "weights") => w.clone(),
+            _ => o.get(key)?,
+        };
         if let Some(j) = to_json(ctx, v)? {
             m.insert(key.into(), j);
         }
@@ -389,5 +414,38 @@ mod tests {
             "#,
         );
         assert_eq!(out, vec![1.0; 8], "{out:?}");
+    }
+
+    /// Issue 20 item 5: NaN / ±Infinity reach the model reader as such
+    /// (JSON would make them `null`, read as defaults) and are errors of the
+    /// element's code naming it; a record's weights are its spec's.
+    #[test]
+    fn export_riv_rejects_non_finite_numbers() {
+        let out = run_js(
+            r#"
+            import { installMesh } from 're2d/mesh';
+            const api = installMesh({});
+            const part = (o) => Object.assign({ verts: [0, 0, 4, 0, 0, 4], uv: [0, 0, 1, 0, 0, 1], tris: [0, 1, 2], bones: ['a', 'a', 'a'] }, o);
+            const rig = (o) => api.skeleton(Object.assign({ a: { length: 5 } }, o));
+            const err = (f) => { try { f(); return 'none'; } catch (e) { return `${e.code} ${e.message}`; } };
+            const cases = [
+                [() => api.exportRiv(rig(), [api.part(part({ bones: undefined, weights: [['a', NaN], ['a', 1], ['a', 1]] }))]), 'E_WEIGHT', 'weights[0]'],
+                [() => api.exportRiv(rig(), [part({ bones: undefined, weights: [[['a', Infinity]], [], []] })]), 'E_WEIGHT', 'weights[0]'],
+                [() => api.exportRiv(rig(), [api.part(part({ tris: [0, NaN, 2] }))]), 'E_PART', 'tris[1]'],
+                [() => api.exportRiv(rig(), [api.part(part({ verts: [0, NaN, 4, 0, 0, 4] }))]), 'E_PART', 'verts[1]'],
+                [() => api.exportRiv(rig(), [part({ verts: [0, 0, -Infinity, 0, 0, 4] })]), 'E_PART', 'verts[2]'],
+                [() => api.exportRiv(rig({ a: { length: NaN } }), [part()]), 'E_BONE', 'skeleton.a.length'],
+                [() => api.exportRiv(rig({ a: { length: 5, angle: Infinity } }), [part()]), 'E_BONE', 'skeleton.a.angle'],
+                [() => api.exportRiv(rig({ a: { length: 5, angle: 1e308 } }), [part()]), 'E_BONE', 'skeleton.a.angle'],
+            ];
+            globalThis.__out = cases.map(([f, code, where]) => {
+                const e = err(f);
+                return e.startsWith(code + ' ') && e.includes(where) ? 1 : 0;
+            });
+            // finite models still export, with null values read as before
+            globalThis.__out.push(api.exportRiv(rig(), [api.part(part({ depth: null }))]) instanceof ArrayBuffer ? 1 : 0);
+            "#,
+        );
+        assert_eq!(out, vec![1.0; 9], "{out:?}");
     }
 }

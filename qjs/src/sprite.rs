@@ -267,6 +267,12 @@ fn rows<'js>(ctx: &Ctx<'js>, v: &Value<'js>) -> Result<Vec<[f64; 17]>> {
     Ok(out)
 }
 
+/// `path` as read under `--root` (an `Error` when outside it).
+fn confined(ctx: &Ctx<'_>, what: &str, path: &str) -> Result<std::path::PathBuf> {
+    super::guard::confine_read(Path::new(path))
+        .map_err(|e| Exception::throw_message(ctx, &format!("{what}: {e}")))
+}
+
 /// Add the natives to `engine` (the default engine object).
 pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>) -> Result<()> {
     let s = st.clone();
@@ -276,7 +282,8 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         "rotSpriteLoad",
         move |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Class<'js, Handle>> {
             let path = string(&ctx, at(&args, 0), "rotSpriteLoad: path")?;
-            let sprite = model(&ctx, SpriteHandle::load(Path::new(&path)))?;
+            let path = confined(&ctx, "rotSpriteLoad", &path)?;
+            let sprite = model(&ctx, SpriteHandle::load(&path))?;
             let mut inner = Inner {
                 sprite,
                 id: -1,
@@ -367,9 +374,10 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
             // Convert every argument before borrowing: conversions may run JS.
             let sel = part_selection(&ctx, at(&args, 2))?;
             let path = string(&ctx, at(&args, 1), "rotSpritePart: path")?;
+            let path = confined(&ctx, "rotSpritePart", &path)?;
             let c = h.borrow();
             let mut inner = c.inner.borrow_mut();
-            model(&ctx, inner.sprite.part(Path::new(&path), &sel))?;
+            model(&ctx, inner.sprite.part(&path, &sel))?;
             Ok(inner.upload())
         },
     )?;
@@ -408,7 +416,11 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         "rotSpriteFileStamp",
         |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Value<'js>> {
             let path = string(&ctx, at(&args, 0), "rotSpriteFileStamp: path")?;
-            or_null(&ctx, file_stamp(Path::new(&path)))
+            // outside `--root`: as if missing
+            let stamp = super::guard::confine_read(Path::new(&path))
+                .ok()
+                .and_then(|p| file_stamp(&p));
+            or_null(&ctx, stamp)
         },
     )?;
     set_fn(
@@ -444,8 +456,14 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         move |ctx: Ctx<'js>, id: f64, path: String| -> Result<()> {
             let st = s.borrow();
             let tex = sprite_slot(&ctx, &st, id)?;
-            write_png(Path::new(&path), tex.width, tex.height, &tex.rgba)
-                .map_err(|e| Exception::throw_message(&ctx, &format!("saveSprite: {e}")))
+            write_png(
+                &ctx,
+                "saveSprite",
+                Path::new(&path),
+                tex.width,
+                tex.height,
+                &tex.rgba,
+            )
         },
     )?;
     let s = st.clone();

@@ -22,7 +22,8 @@ fn exit(code: i32) {
     std::process::exit(code);
 }
 
-fn write(fd: i32, text: String) {
+fn write(fd: i32, text: super::guard::Lossy) {
+    let text = text.0;
     if fd == 2 {
         eprint!("{text}");
     } else {
@@ -38,20 +39,20 @@ fn flush(fd: i32) {
     }
 }
 
-fn sleep(ms: f64) {
-    if ms.is_finite() && ms > 0.0 {
-        std::thread::sleep(std::time::Duration::from_secs_f64(
-            ms.min(86_400_000.0) / 1000.0,
-        ));
-    }
+/// Sleeps (at most a day), never past the time limit (see [`super::guard::sleep`]).
+fn sleep(ctx: Ctx<'_>, ms: f64) -> Result<()> {
+    super::guard::sleep(&ctx, ms)
 }
 
 /// `loadFile(path)`: the UTF-8 text, `null` when unreadable (as qjs); a
 /// file larger than `json-max-bytes` (or an endless one such as
 /// `/dev/zero`) is a RangeError instead of filling memory.
+/// With `--root`, a path outside it is an `Error` naming the root.
 fn load_file(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     let max = re2d::limits::Limits::current().json_max_bytes;
-    match re2d::limits::read_file(std::path::Path::new(&path), max, "json-max-bytes") {
+    let file = super::guard::confine_read(std::path::Path::new(&path))
+        .map_err(|e| rquickjs::Exception::throw_message(&ctx, &format!("loadFile: {e}")))?;
+    match re2d::limits::read_file(&file, max, "json-max-bytes") {
         Ok(b) => Ok(String::from_utf8(b).ok()),
         Err(re2d::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
             &ctx,

@@ -275,6 +275,13 @@ pub fn check(f: &RivFile) -> Report {
         ab.float(7).unwrap_or(0.0),
         ab.float(8).unwrap_or(0.0),
     ));
+    for (key, side) in [(7, "width"), (8, "height")] {
+        if let Some(v) = ab.float(key)
+            && !v.is_finite()
+        {
+            p.push(format!("Artboard {side} {v} is not a finite number"));
+        }
+    }
     // Component list: index 0 is the Artboard.
     let mut comps: Vec<&Record> = vec![ab];
     let mut j = i + 1;

@@ -189,9 +189,17 @@ fn num(v: Option<&Json>, default: f64, code: Code, what: &str) -> Result<f64, Ri
     match v {
         None | Some(Json::Null) => Ok(default),
         Some(Json::Number(n)) => match n.as_f64() {
-            Some(f) if f.is_finite() => Ok(f),
+            Some(f) if f.is_finite() && f.abs() <= f32::MAX as f64 => Ok(f),
+            Some(f) if f.is_finite() => err(
+                code,
+                format!("{what} = {f:e} is outside the binary32 range of .riv double fields"),
+            ),
             _ => err(code, format!("{what} is not a finite number")),
         },
+        // how the JS adapter passes NaN and ±Infinity (JSON has no such numbers)
+        Some(Json::String(s)) if matches!(s.as_str(), "NaN" | "Infinity" | "-Infinity") => {
+            err(code, format!("{what} is {s}, not a finite number"))
+        }
         Some(_) => err(code, format!("{what} is not a number")),
     }
 }
