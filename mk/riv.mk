@@ -23,7 +23,7 @@ TEST_TARGETS  += test-browser
 DEMO_TARGETS  += demo-riv
 BENCH_TARGETS += bench-riv
 
-.PHONY: riv-test test-browser riv-harness riv-calibrate riv-readme demo-riv bench-riv fuzz-riv riv-fixtures riv-npm
+.PHONY: rig-fixtures riv-test test-browser riv-harness riv-calibrate riv-readme demo-riv bench-riv fuzz-riv riv-fixtures riv-npm
 
 riv-test:
 	$(CARGO) test --test riv
@@ -32,15 +32,34 @@ riv-test:
 riv-npm:
 	@if [ ! -d $(RIV_NODE_DIR)/node_modules ]; then cd $(RIV_NODE_DIR) && npm ci --no-audit --no-fund; fi
 
-# The harness (debug build of the default members, the one cargo-test made).
-test-browser: riv-npm
-	$(CARGO) build
-	@test -x /usr/bin/chromium || { echo "test-browser: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
-	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT)
+# The generated rig characters (issue 19 item 8) as harness fixtures: each drawn by
+# examples/rig_drawings, rigged and walked by `re2d rig build` with the committed capture, and
+# turned into a fixture (probe clips, hidden-fill marker variant; tests/browser/rig-fixture.mjs)
+# whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
+RIG_FIX   := target/rig-fixtures
+RIG_CHARS := biped:shin_near quadruped:hind_lower_near
 
-riv-calibrate: riv-npm
-	$(CARGO) build
-	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_TEST_BIN) --fixtures tests/riv/fixtures --out $(RIV_OUT) --calibrate
+rig-fixtures: release riv-npm
+	@rm -rf $(RIG_FIX) && mkdir -p $(RIG_FIX)/drawings $(RIG_FIX)/build $(RIG_FIX)/fixtures
+	target/release/examples/rig_drawings $(RIG_FIX)/drawings
+	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
+	  echo "re2d rig build $$c"; \
+	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json --motion assets/mocap/cmu-131-01-walk.bvh \
+	    --out $(RIG_FIX)/build/$$c; \
+	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
+	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
+	done
+
+# The harness: the hand-made fixtures and the rigged characters, release build.
+test-browser: riv-npm rig-fixtures
+	@test -x /usr/bin/chromium || { echo "test-browser: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
+	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --fixtures $(RIG_FIX)/fixtures --out $(RIV_OUT)
+
+# Thresholds from the controls; the rig characters' go back to tests/riv/rig/.
+riv-calibrate: riv-npm rig-fixtures
+	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --fixtures $(RIG_FIX)/fixtures --out $(RIV_OUT) --calibrate
+	@mkdir -p tests/riv/rig
+	@for ck in $(RIG_CHARS); do c=$${ck%%:*}; cp $(RIG_FIX)/fixtures/rig-$$c/thresholds.json tests/riv/rig/$$c.thresholds.json; done
 
 riv-readme:
 	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run make test-browser first"; exit 1; }
