@@ -453,15 +453,40 @@ pub fn read_file(path: &Path, max: u64, limit: &'static str) -> Result<Vec<u8>, 
     } else {
         0
     };
-    let mut buf = Vec::new();
-    buf.try_reserve_exact(hint)
-        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::OutOfMemory)))?;
-    f.take(max.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(ReadError::Io)?;
-    if buf.len() as u64 > max {
+    // Grown by hand, never past `max + 1` bytes (read_to_end doubles the
+    // capacity, which for an endless input reserves twice the limit).
+    // `buf` is zero-filled as it grows; `used` bytes of it hold the input.
+    let cap = max.saturating_add(1).min(usize::MAX as u64) as usize;
+    let oom = || ReadError::Io(std::io::Error::from(std::io::ErrorKind::OutOfMemory));
+    let mut buf: Vec<u8> = Vec::new();
+    let first = hint.saturating_add(1).min(cap);
+    buf.try_reserve_exact(first).map_err(|_| oom())?;
+    buf.resize(first, 0);
+    let mut used = 0usize;
+    let mut f = f;
+    loop {
+        if used == buf.len() {
+            if used >= cap {
+                break;
+            }
+            let grow = used.max(64 << 10).min(cap - used);
+            buf.try_reserve_exact(grow).map_err(|_| oom())?;
+            buf.resize(used + grow, 0);
+        }
+        match f.read(&mut buf[used..]) {
+            Ok(0) => break,
+            Ok(n) => used += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        }
+        if used as u64 > max {
+            return Err(too_large());
+        }
+    }
+    if used as u64 > max {
         return Err(too_large());
     }
+    buf.truncate(used);
     Ok(buf)
 }
 
