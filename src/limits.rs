@@ -64,6 +64,13 @@ pub struct Limits {
     pub bvh_max_joints: u32,
     /// Most channels per BVH frame (the sum over all joints).
     pub bvh_max_channels: u32,
+    /// Largest file one export writes (`msh export` OBJ/glTF, `riv
+    /// render-ref` PNG buffers are `png-max-bytes`); computed before the
+    /// work starts where possible and always enforced while streaming.
+    pub export_max_bytes: u64,
+    /// Most problems `riv check` lists (the rest are counted in one summary
+    /// line), so a file of millions of bad records stays small in memory.
+    pub riv_max_findings: u32,
 }
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
@@ -122,6 +129,8 @@ impl Limits {
         bvh_max_frames: 1_000_000,
         bvh_max_joints: 1024,
         bvh_max_channels: 6144,
+        export_max_bytes: 1 << 30,
+        riv_max_findings: 1000,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -217,7 +226,47 @@ impl Limits {
             "most channels in one BVH frame, all joints together (at most 393216)",
             "6144",
         ),
+        (
+            "export-max-bytes",
+            "largest file `re2d msh export` writes (OBJ or glTF; refused before the export when the size is known)",
+            "1G",
+        ),
+        (
+            "riv-max-findings",
+            "most problems `re2d riv check` lists (the rest are counted in one summary line)",
+            "1000",
+        ),
     ];
+
+    /// The largest value each limit accepts (`--limit` refuses more): what
+    /// the formats can address or a 2 GiB address space can hold.
+    pub const MAXIMA: &'static [(&'static str, u64)] = &[
+        ("png-max-side", i32::MAX as u64),
+        ("png-max-bytes", 4 << 30),
+        ("json-max-bytes", 1 << 30),
+        ("json-max-depth", JSON_DEPTH_CEILING as u64),
+        ("file-max-bytes", 4 << 30),
+        ("max-frames", 1 << 20),
+        ("sheet-max-bytes", 4 << 30),
+        ("qjs-memory", 16 << 30),
+        ("qjs-stack", 1 << 30),
+        ("nres-max-input", 4 << 30),
+        ("nres-max-entries", 1 << 20),
+        ("nres-max-payload", 4 << 30),
+        ("msh-max-findings", 100_000),
+        ("riv-max-objects", 1 << 24),
+        ("bvh-max-bytes", 1 << 30),
+        ("bvh-max-frames", BVH_FRAMES_CEILING as u64),
+        ("bvh-max-joints", BVH_JOINTS_CEILING as u64),
+        ("bvh-max-channels", BVH_CHANNELS_CEILING as u64),
+        ("export-max-bytes", 4 << 30),
+        ("riv-max-findings", 1_000_000),
+    ];
+
+    /// The largest value limit `name` accepts, or `None` for an unknown name.
+    pub fn maximum(name: &str) -> Option<u64> {
+        Self::MAXIMA.iter().find(|r| r.0 == name).map(|r| r.1)
+    }
 
     /// Sets the limit called `name` (a [`Limits::TABLE`] name) from `value`
     /// (an integer with an optional `k`/`M`/`G` suffix).
@@ -225,39 +274,39 @@ impl Limits {
         let v = parse_size(value).ok_or_else(|| {
             format!("limit {name}: '{value}' is not a size (an integer, optional k/M/G)")
         })?;
-        let small = |max: u64| -> Result<u32, String> {
-            if v == 0 || v > max {
-                Err(format!("limit {name}: {v} is not in 1..={max}"))
-            } else {
-                Ok(v as u32)
-            }
+        let Some(max) = Self::maximum(name) else {
+            let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
+            return Err(format!(
+                "unknown limit '{name}' (limits: {})",
+                names.join(", ")
+            ));
         };
-        let big = || -> Result<u64, String> {
-            if v == 0 {
-                Err(format!("limit {name}: must be at least 1"))
-            } else {
-                Ok(v)
-            }
-        };
+        if v == 0 || v > max {
+            return Err(format!("limit {name}: {v} is not in 1..={max}"));
+        }
+        let small = || v as u32;
+        let big = || v;
         match name {
-            "png-max-side" => self.png_max_side = small(i32::MAX as u64)?,
-            "png-max-bytes" => self.png_max_bytes = big()?,
-            "json-max-bytes" => self.json_max_bytes = big()?,
-            "json-max-depth" => self.json_max_depth = small(JSON_DEPTH_CEILING as u64)?,
-            "file-max-bytes" => self.file_max_bytes = big()?,
-            "max-frames" => self.max_frames = small(u32::MAX as u64)?,
-            "sheet-max-bytes" => self.sheet_max_bytes = big()?,
-            "qjs-memory" => self.qjs_memory_bytes = big()?,
-            "qjs-stack" => self.qjs_stack_bytes = big()?,
-            "nres-max-input" => self.nres_max_input_bytes = big()?,
-            "nres-max-entries" => self.nres_max_entries = small(u32::MAX as u64)?,
-            "nres-max-payload" => self.nres_max_payload_bytes = big()?,
-            "msh-max-findings" => self.msh_max_findings_per_code = small(u32::MAX as u64)?,
-            "riv-max-objects" => self.riv_max_objects = big()?,
-            "bvh-max-bytes" => self.bvh_max_bytes = big()?,
-            "bvh-max-frames" => self.bvh_max_frames = small(BVH_FRAMES_CEILING as u64)?,
-            "bvh-max-joints" => self.bvh_max_joints = small(BVH_JOINTS_CEILING as u64)?,
-            "bvh-max-channels" => self.bvh_max_channels = small(BVH_CHANNELS_CEILING as u64)?,
+            "png-max-side" => self.png_max_side = small(),
+            "png-max-bytes" => self.png_max_bytes = big(),
+            "json-max-bytes" => self.json_max_bytes = big(),
+            "json-max-depth" => self.json_max_depth = small(),
+            "file-max-bytes" => self.file_max_bytes = big(),
+            "max-frames" => self.max_frames = small(),
+            "sheet-max-bytes" => self.sheet_max_bytes = big(),
+            "qjs-memory" => self.qjs_memory_bytes = big(),
+            "qjs-stack" => self.qjs_stack_bytes = big(),
+            "nres-max-input" => self.nres_max_input_bytes = big(),
+            "nres-max-entries" => self.nres_max_entries = small(),
+            "nres-max-payload" => self.nres_max_payload_bytes = big(),
+            "msh-max-findings" => self.msh_max_findings_per_code = small(),
+            "riv-max-objects" => self.riv_max_objects = big(),
+            "bvh-max-bytes" => self.bvh_max_bytes = big(),
+            "bvh-max-frames" => self.bvh_max_frames = small(),
+            "bvh-max-joints" => self.bvh_max_joints = small(),
+            "bvh-max-channels" => self.bvh_max_channels = small(),
+            "export-max-bytes" => self.export_max_bytes = big(),
+            "riv-max-findings" => self.riv_max_findings = small(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(
@@ -530,12 +579,18 @@ mod tests {
         assert!(l.set_pair("png-max-side=0").is_err());
         assert!(l.set_pair("json-max-depth=10001").is_err());
         assert!(l.set_pair("nope=1").unwrap_err().contains("png-max-side"));
-        // every table name is settable
+        // every table name is settable, up to its maximum and no further
+        assert_eq!(Limits::TABLE.len(), Limits::MAXIMA.len());
         for (n, _, d) in Limits::TABLE {
             let mut l = Limits::DEFAULT;
             l.set(n, d).unwrap();
             assert_eq!(l, Limits::DEFAULT, "{n}: the documented default");
+            let max = Limits::maximum(n).expect("a maximum for every limit");
+            assert!(parse_size(d).unwrap() <= max, "{n}: default above maximum");
+            l.set(n, &max.to_string()).unwrap();
+            assert!(l.set(n, &(max + 1).to_string()).is_err(), "{n}");
         }
+        assert!(l.set_pair("msh-max-findings=4294967295").is_err());
     }
 
     #[test]
