@@ -203,6 +203,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
         } => {
             let text = read_input(mpath, limits.json_max_bytes, "json-max-bytes")?;
             let entries = manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
+            manifest::check_packable(&entries, &limits).map_err(|e| Fail::issue(mpath, &e))?;
             let base = mpath.parent().unwrap_or(Path::new("."));
             let mut files: Vec<PathBuf> = Vec::with_capacity(entries.len());
             let mut loaded = Vec::with_capacity(entries.len());
@@ -225,6 +226,8 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 loaded.push((e, data));
             }
             let bytes = manifest::pack(&loaded).map_err(|e| Fail::issue(mpath, &e))?;
+            // what the reader rejects is never written
+            nres::decode(&bytes, Profile::Tolerant, &limits).map_err(|e| Fail::issue(mpath, &e))?;
             let mut inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             inputs.push(mpath);
             publish(output, &bytes, &inputs).map_err(|e| Fail::publish(&e))?;

@@ -39,8 +39,11 @@ pub struct Summary {
 /// Result of [`check`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// Every rule violation, in stream order (empty = the file passes).
+    /// Every rule violation, in stream order (empty = the file passes); at
+    /// most `riv-max-findings` of them, then one line counting the rest.
     pub problems: Vec<String>,
+    /// How many problems were found (listed or only counted).
+    pub problem_count: u64,
     /// Contents.
     pub summary: Summary,
 }
@@ -144,6 +147,7 @@ pub fn check_bytes(data: &[u8], limits: &Limits) -> Report {
         Ok(f) => check_with(&f, limits),
         Err(e) => Report {
             problems: vec![format!("unreadable: {e}")],
+            problem_count: 1,
             summary: Summary::default(),
         },
     }
@@ -164,6 +168,10 @@ impl Problems {
         } else {
             self.more += 1;
         }
+    }
+
+    fn count(&self) -> u64 {
+        self.list.len() as u64 + self.more
     }
 
     fn finish(mut self) -> Vec<String> {
@@ -303,6 +311,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     if recs.get(i).map(|r| r.type_key) != Some(ARTBOARD) {
         p.push("no Artboard follows the assets".into());
         return Report {
+            problem_count: p.count(),
             problems: p.finish(),
             summary: s,
         };
@@ -404,20 +413,26 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     // parent names such a vertex, and the mesh's first Skin.
     let is_mesh = |m: u64| (m as usize) < n && comps[m as usize].type_key == MESH;
     let mesh_of_vertex = |r: &Record| r.uint(5).filter(|&m| is_mesh(m)).map(|m| m as usize);
-    let vertex_rows = rows(n, comps.iter().enumerate().filter_map(|(vi, v)| {
-        (v.type_key == VERTEX)
-            .then(|| mesh_of_vertex(v))
-            .flatten()
-            .map(|m| (m, vi))
-    }));
-    let weight_rows = rows(n, comps.iter().enumerate().filter_map(|(wi, w)| {
-        if w.type_key != WEIGHT {
-            return None;
-        }
-        let vi = w.uint(5)?;
-        let m = comps.get(vi as usize).and_then(|v| mesh_of_vertex(v))?;
-        Some((m, wi))
-    }));
+    let vertex_rows = rows(
+        n,
+        comps.iter().enumerate().filter_map(|(vi, v)| {
+            (v.type_key == VERTEX)
+                .then(|| mesh_of_vertex(v))
+                .flatten()
+                .map(|m| (m, vi))
+        }),
+    );
+    let weight_rows = rows(
+        n,
+        comps.iter().enumerate().filter_map(|(wi, w)| {
+            if w.type_key != WEIGHT {
+                return None;
+            }
+            let vi = w.uint(5)?;
+            let m = comps.get(vi as usize).and_then(|v| mesh_of_vertex(v))?;
+            Some((m, wi))
+        }),
+    );
     let mut first_skin = vec![usize::MAX; n];
     for (k, &m) in mesh_of_skin.iter().enumerate() {
         if m != usize::MAX && first_skin[m] == usize::MAX {
@@ -605,6 +620,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
         }
     }
     Report {
+        problem_count: p.count(),
         problems: p.finish(),
         summary: s,
     }
