@@ -67,6 +67,13 @@ pub struct Limits {
     pub bvh_max_joints: u32,
     /// Most channels per BVH frame (the sum over all joints).
     pub bvh_max_channels: u32,
+    /// Largest file one export writes (`msh export` OBJ/glTF, `riv
+    /// render-ref` PNG buffers are `png-max-bytes`); computed before the
+    /// work starts where possible and always enforced while streaming.
+    pub export_max_bytes: u64,
+    /// Most problems `riv check` lists (the rest are counted in one summary
+    /// line), so a file of millions of bad records stays small in memory.
+    pub riv_max_findings: u32,
 }
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
@@ -136,6 +143,8 @@ impl Limits {
         bvh_max_frames: 1_000_000,
         bvh_max_joints: 1024,
         bvh_max_channels: 6144,
+        export_max_bytes: 1 << 30,
+        riv_max_findings: 1000,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -236,7 +245,48 @@ impl Limits {
             "most channels in one BVH frame, all joints together (at most 393216)",
             "6144",
         ),
+        (
+            "export-max-bytes",
+            "largest file `re2d msh export` writes (OBJ or glTF; refused before the export when the size is known)",
+            "1G",
+        ),
+        (
+            "riv-max-findings",
+            "most problems `re2d riv check` lists (the rest are counted in one summary line)",
+            "1000",
+        ),
     ];
+
+    /// The largest value each limit accepts (`--limit` refuses more): what
+    /// the formats can address or a 2 GiB address space can hold.
+    pub const MAXIMA: &'static [(&'static str, u64)] = &[
+        ("png-max-side", i32::MAX as u64),
+        ("png-max-bytes", 4 << 30),
+        ("json-max-bytes", 1 << 30),
+        ("json-max-depth", JSON_DEPTH_CEILING as u64),
+        ("file-max-bytes", 4 << 30),
+        ("max-frames", 1 << 20),
+        ("sheet-max-bytes", 4 << 30),
+        ("qjs-memory", QJS_MEMORY_CEILING),
+        ("qjs-stack", QJS_STACK_CEILING),
+        ("qjs-time", QJS_TIME_CEILING),
+        ("nres-max-input", 4 << 30),
+        ("nres-max-entries", 1 << 20),
+        ("nres-max-payload", 4 << 30),
+        ("msh-max-findings", 100_000),
+        ("riv-max-objects", 1 << 24),
+        ("bvh-max-bytes", 1 << 30),
+        ("bvh-max-frames", BVH_FRAMES_CEILING as u64),
+        ("bvh-max-joints", BVH_JOINTS_CEILING as u64),
+        ("bvh-max-channels", BVH_CHANNELS_CEILING as u64),
+        ("export-max-bytes", 4 << 30),
+        ("riv-max-findings", 1_000_000),
+    ];
+
+    /// The largest value limit `name` accepts, or `None` for an unknown name.
+    pub fn maximum(name: &str) -> Option<u64> {
+        Self::MAXIMA.iter().find(|r| r.0 == name).map(|r| r.1)
+    }
 
     /// Sets the limit called `name` (a [`Limits::TABLE`] name) from `value`
     /// (an integer with an optional `k`/`M`/`G` suffix).
@@ -244,47 +294,42 @@ impl Limits {
         let v = parse_size(value).ok_or_else(|| {
             format!("limit {name}: '{value}' is not a size (an integer, optional k/M/G)")
         })?;
-        let small = |max: u64| -> Result<u32, String> {
-            if v == 0 || v > max {
-                Err(format!("limit {name}: {v} is not in 1..={max}"))
-            } else {
-                Ok(v as u32)
-            }
+        let Some(max) = Self::maximum(name) else {
+            let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
+            return Err(format!(
+                "unknown limit '{name}' (limits: {})",
+                names.join(", ")
+            ));
         };
-        let bounded = |min: u64, max: u64| -> Result<u64, String> {
-            if v < min || v > max {
-                Err(format!("limit {name}: {v} is not in {min}..={max}"))
-            } else {
-                Ok(v)
-            }
-        };
-        let big = || -> Result<u64, String> {
-            if v == 0 {
-                Err(format!("limit {name}: must be at least 1"))
-            } else {
-                Ok(v)
-            }
-        };
+        // qjs-time 0 means "no time limit"; every other limit is at least 1
+        let min = u64::from(name != "qjs-time");
+        if v < min || v > max {
+            return Err(format!("limit {name}: {v} is not in {min}..={max}"));
+        }
+        let small = || v as u32;
+        let big = || v;
         match name {
-            "png-max-side" => self.png_max_side = small(i32::MAX as u64)?,
-            "png-max-bytes" => self.png_max_bytes = big()?,
-            "json-max-bytes" => self.json_max_bytes = big()?,
-            "json-max-depth" => self.json_max_depth = small(JSON_DEPTH_CEILING as u64)?,
-            "file-max-bytes" => self.file_max_bytes = big()?,
-            "max-frames" => self.max_frames = small(u32::MAX as u64)?,
-            "sheet-max-bytes" => self.sheet_max_bytes = big()?,
-            "qjs-memory" => self.qjs_memory_bytes = bounded(1, QJS_MEMORY_CEILING)?,
-            "qjs-stack" => self.qjs_stack_bytes = bounded(1, QJS_STACK_CEILING)?,
-            "qjs-time" => self.qjs_time_secs = bounded(0, QJS_TIME_CEILING)?,
-            "nres-max-input" => self.nres_max_input_bytes = big()?,
-            "nres-max-entries" => self.nres_max_entries = small(u32::MAX as u64)?,
-            "nres-max-payload" => self.nres_max_payload_bytes = big()?,
-            "msh-max-findings" => self.msh_max_findings_per_code = small(u32::MAX as u64)?,
-            "riv-max-objects" => self.riv_max_objects = big()?,
-            "bvh-max-bytes" => self.bvh_max_bytes = big()?,
-            "bvh-max-frames" => self.bvh_max_frames = small(BVH_FRAMES_CEILING as u64)?,
-            "bvh-max-joints" => self.bvh_max_joints = small(BVH_JOINTS_CEILING as u64)?,
-            "bvh-max-channels" => self.bvh_max_channels = small(BVH_CHANNELS_CEILING as u64)?,
+            "png-max-side" => self.png_max_side = small(),
+            "png-max-bytes" => self.png_max_bytes = big(),
+            "json-max-bytes" => self.json_max_bytes = big(),
+            "json-max-depth" => self.json_max_depth = small(),
+            "file-max-bytes" => self.file_max_bytes = big(),
+            "max-frames" => self.max_frames = small(),
+            "sheet-max-bytes" => self.sheet_max_bytes = big(),
+            "qjs-memory" => self.qjs_memory_bytes = big(),
+            "qjs-stack" => self.qjs_stack_bytes = big(),
+            "qjs-time" => self.qjs_time_secs = big(),
+            "nres-max-input" => self.nres_max_input_bytes = big(),
+            "nres-max-entries" => self.nres_max_entries = small(),
+            "nres-max-payload" => self.nres_max_payload_bytes = big(),
+            "msh-max-findings" => self.msh_max_findings_per_code = small(),
+            "riv-max-objects" => self.riv_max_objects = big(),
+            "bvh-max-bytes" => self.bvh_max_bytes = big(),
+            "bvh-max-frames" => self.bvh_max_frames = small(),
+            "bvh-max-joints" => self.bvh_max_joints = small(),
+            "bvh-max-channels" => self.bvh_max_channels = small(),
+            "export-max-bytes" => self.export_max_bytes = big(),
+            "riv-max-findings" => self.riv_max_findings = small(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(
@@ -480,15 +525,40 @@ pub fn read_file(path: &Path, max: u64, limit: &'static str) -> Result<Vec<u8>, 
     } else {
         0
     };
-    let mut buf = Vec::new();
-    buf.try_reserve_exact(hint)
-        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::OutOfMemory)))?;
-    f.take(max.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(ReadError::Io)?;
-    if buf.len() as u64 > max {
+    // Grown by hand, never past `max + 1` bytes (read_to_end doubles the
+    // capacity, which for an endless input reserves twice the limit).
+    // `buf` is zero-filled as it grows; `used` bytes of it hold the input.
+    let cap = max.saturating_add(1).min(usize::MAX as u64) as usize;
+    let oom = || ReadError::Io(std::io::Error::from(std::io::ErrorKind::OutOfMemory));
+    let mut buf: Vec<u8> = Vec::new();
+    let first = hint.saturating_add(1).min(cap);
+    buf.try_reserve_exact(first).map_err(|_| oom())?;
+    buf.resize(first, 0);
+    let mut used = 0usize;
+    let mut f = f;
+    loop {
+        if used == buf.len() {
+            if used >= cap {
+                break;
+            }
+            let grow = used.max(64 << 10).min(cap - used);
+            buf.try_reserve_exact(grow).map_err(|_| oom())?;
+            buf.resize(used + grow, 0);
+        }
+        match f.read(&mut buf[used..]) {
+            Ok(0) => break,
+            Ok(n) => used += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        }
+        if used as u64 > max {
+            return Err(too_large());
+        }
+    }
+    if used as u64 > max {
         return Err(too_large());
     }
+    buf.truncate(used);
     Ok(buf)
 }
 
@@ -539,12 +609,18 @@ mod tests {
         l.set_pair("qjs-time=0").unwrap();
         assert_eq!(l.qjs_time_secs, 0);
         assert!(l.set_pair("nope=1").unwrap_err().contains("png-max-side"));
-        // every table name is settable
+        // every table name is settable, up to its maximum and no further
+        assert_eq!(Limits::TABLE.len(), Limits::MAXIMA.len());
         for (n, _, d) in Limits::TABLE {
             let mut l = Limits::DEFAULT;
             l.set(n, d).unwrap();
             assert_eq!(l, Limits::DEFAULT, "{n}: the documented default");
+            let max = Limits::maximum(n).expect("a maximum for every limit");
+            assert!(parse_size(d).unwrap() <= max, "{n}: default above maximum");
+            l.set(n, &max.to_string()).unwrap();
+            assert!(l.set(n, &(max + 1).to_string()).is_err(), "{n}");
         }
+        assert!(l.set_pair("msh-max-findings=4294967295").is_err());
     }
 
     #[test]

@@ -26,6 +26,10 @@
 //!    the temporary files in flight are removed by a signal handler before
 //!    the process dies of that signal. The handler is only installed where
 //!    the signal still has its default action.
+//! 6. **Streams and folders**: [`publish_with`] streams a large output into
+//!    the temporary file instead of holding it in memory; [`publish_dir`]
+//!    publishes a whole folder at once (temporary sibling folder, one sync,
+//!    rename; a non-empty target only with `force`).
 //!
 //! Errors carry the exit code the CLI uses: 2 for a refused target (usage),
 //! 3 for I/O.
@@ -65,6 +69,14 @@ pub enum PublishError {
         /// The input it resolves to.
         input: PathBuf,
     },
+    /// The target exists and may not be replaced (a non-empty folder
+    /// without `force`).
+    Refused {
+        /// The output path as given.
+        target: PathBuf,
+        /// Why.
+        what: &'static str,
+    },
     /// An I/O step failed; the target is unchanged.
     Io {
         /// The output path as given.
@@ -80,7 +92,7 @@ impl PublishError {
     /// The CLI exit code: 2 (refused target) or 3 (I/O).
     pub fn exit_code(&self) -> i32 {
         match self {
-            PublishError::Clash { .. } => 2,
+            PublishError::Clash { .. } | PublishError::Refused { .. } => 2,
             PublishError::Io { .. } => 3,
         }
     }
@@ -95,6 +107,7 @@ impl fmt::Display for PublishError {
                 target.display(),
                 input.display()
             ),
+            PublishError::Refused { target, what } => write!(f, "{}: {what}", target.display()),
             PublishError::Io { target, what, err } => {
                 write!(f, "{}: {what}: {err}", target.display())
             }
@@ -103,6 +116,17 @@ impl fmt::Display for PublishError {
 }
 
 impl std::error::Error for PublishError {}
+
+impl PublishError {
+    /// The content error a [`publish_with`] writer returned inside an
+    /// `io::Error` (`io::Error::other(e)`), if it is an `E`.
+    pub fn content<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            PublishError::Io { err, .. } => err.get_ref()?.downcast_ref::<E>(),
+            PublishError::Clash { .. } | PublishError::Refused { .. } => None,
+        }
+    }
+}
 
 /// The file a path finally names: symlinks followed one by one (a dangling
 /// link resolves to where it points). More than 40 hops is an error.
@@ -190,6 +214,55 @@ mod inflight {
         [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
     static INSTALL: Once = Once::new();
 
+    /// Temporary folders in flight (flat: their files are removed, then the
+    /// folder).
+    static DIRS: [AtomicPtr<libc::c_char>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+
+    /// Removes the files of folder `p`, then `p`, with raw system calls only
+    /// (async-signal-safe: no allocation, no libc directory streams).
+    #[cfg(target_os = "linux")]
+    unsafe fn remove_flat_dir(p: *const libc::c_char) {
+        // SAFETY (whole body): `p` is a valid C string; the buffer is on the
+        // stack and getdents64 fills at most its length; every record is read
+        // inside the returned length.
+        unsafe {
+            let fd = libc::open(p, libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
+            if fd >= 0 {
+                let mut buf = [0u8; 4096];
+                loop {
+                    let n = libc::syscall(
+                        libc::SYS_getdents64,
+                        fd,
+                        buf.as_mut_ptr(),
+                        buf.len() as libc::c_uint,
+                    );
+                    if n <= 0 {
+                        break;
+                    }
+                    let mut off = 0usize;
+                    while off + 19 < n as usize {
+                        let reclen = u16::from_ne_bytes([buf[off + 16], buf[off + 17]]) as usize;
+                        if reclen == 0 {
+                            break;
+                        }
+                        let name = buf.as_ptr().add(off + 19) as *const libc::c_char;
+                        let dot = *name == b'.' as libc::c_char;
+                        let skip = dot
+                            && (*name.add(1) == 0
+                                || (*name.add(1) == b'.' as libc::c_char && *name.add(2) == 0));
+                        if !skip {
+                            libc::unlinkat(fd, name, 0);
+                        }
+                        off += reclen;
+                    }
+                }
+                libc::close(fd);
+            }
+            libc::rmdir(p);
+        }
+    }
+
     extern "C" fn on_signal(sig: libc::c_int) {
         for slot in &PATHS {
             let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
@@ -197,6 +270,14 @@ mod inflight {
                 // SAFETY: `p` came from `CString::into_raw` and is never freed
                 // once taken here; unlink is async-signal-safe.
                 unsafe { libc::unlink(p) };
+            }
+        }
+        #[cfg(target_os = "linux")]
+        for slot in &DIRS {
+            let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
+            if !p.is_null() {
+                // SAFETY: as above; only raw system calls.
+                unsafe { remove_flat_dir(p) };
             }
         }
         // SAFETY: restoring the default action and re-raising are
@@ -260,9 +341,32 @@ mod inflight {
         }
     }
 
-    /// Forgets a registered path.
+    /// Registers a temporary folder; its slot number is offset by `SLOTS`.
+    pub fn add_dir(path: &std::path::Path) -> Option<usize> {
+        INSTALL.call_once(install);
+        use std::os::unix::ffi::OsStrExt;
+        let c = CString::new(path.as_os_str().as_bytes()).ok()?.into_raw();
+        for (i, slot) in DIRS.iter().enumerate() {
+            if slot
+                .compare_exchange(std::ptr::null_mut(), c, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return Some(SLOTS + i);
+            }
+        }
+        // SAFETY: `c` was not stored anywhere.
+        drop(unsafe { CString::from_raw(c) });
+        None
+    }
+
+    /// Forgets a registered path (file or folder slot).
     pub fn remove(i: usize) {
-        let p = PATHS[i].swap(std::ptr::null_mut(), Ordering::SeqCst);
+        let slot = if i >= SLOTS {
+            &DIRS[i - SLOTS]
+        } else {
+            &PATHS[i]
+        };
+        let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
         if !p.is_null() {
             // SAFETY: taken back from the slot, so the handler no longer sees it.
             drop(unsafe { CString::from_raw(p) });
@@ -273,6 +377,9 @@ mod inflight {
 #[cfg(not(unix))]
 mod inflight {
     pub fn add(_: &std::path::Path) -> Option<usize> {
+        None
+    }
+    pub fn add_dir(_: &std::path::Path) -> Option<usize> {
         None
     }
     pub fn remove(_: usize) {}
@@ -298,6 +405,19 @@ fn test_pause() {
 /// dropped, temp file removed on error and on SIGINT/SIGTERM), refusing a
 /// target that is one of `inputs`.
 pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), PublishError> {
+    publish_with(target, inputs, |w| w.write_all(bytes))
+}
+
+/// [`publish`] for output that is produced while it is written: `write`
+/// streams the bytes into the temporary file (through a buffer), so a large
+/// output is never held in memory. When `write` fails the temporary file is
+/// removed and the target is untouched; a content error can travel inside
+/// the `io::Error` (e.g. `io::Error::other(issue)`) and is found again in
+/// [`PublishError::Io`]'s `err` (see [`PublishError::content`]).
+pub fn publish_with<F>(target: &Path, inputs: &[&Path], write: F) -> Result<(), PublishError>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
     check_clash(target, inputs)?;
     let io = |what: &'static str, err: std::io::Error| PublishError::Io {
         target: target.to_path_buf(),
@@ -315,7 +435,7 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
             ));
         }
         if !ft.is_file() {
-            return write_through(&real, m, bytes).map_err(|e| io("cannot write", e));
+            return write_through(&real, m, write).map_err(|e| io("cannot write", e));
         }
     }
     let name = real.file_name().ok_or_else(|| {
@@ -368,8 +488,11 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
         }
     };
     let result = (|| -> std::io::Result<()> {
-        file.write_all(bytes)?;
-        file.flush()?;
+        {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut file);
+            write(&mut w)?;
+            w.flush()?;
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -407,9 +530,235 @@ pub fn publish(target: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), Publ
     Ok(())
 }
 
+/// Publishes a whole folder at once: `fill` writes every file into a fresh
+/// temporary sibling folder (`.<name>.<random>.tmp`, mode 0o755), which is
+/// then synced once (`syncfs`) and renamed into place; the parent folder is
+/// synced after the rename. So a failing or interrupted run changes nothing
+/// at `target`, and concurrent runs never mix their files.
+///
+/// - `target` missing or an empty folder: the temporary folder takes its place.
+/// - `target` a non-empty folder: refused (exit code 2) unless `force`; with
+///   `force` the two folders are exchanged atomically and the old one is
+///   removed. A target that contains one of `inputs` is always refused.
+/// - `target` anything but a folder (after following symlinks): refused (3).
+///
+/// On failure the temporary folder is removed (also on SIGINT/SIGTERM while
+/// it is registered, like the temporary files of [`publish`]).
+///
+/// ```
+/// use re2d::publish::publish_dir;
+///
+/// let dir = std::env::temp_dir().join(format!("re2d-doc-publish-dir-{}", std::process::id()));
+/// let _ = std::fs::remove_dir_all(&dir);
+/// publish_dir(&dir.join("out"), false, &[], |tmp| std::fs::write(tmp.join("a.txt"), "a"))?;
+/// assert_eq!(std::fs::read(dir.join("out/a.txt"))?, b"a");
+/// // a second run without force is refused and changes nothing
+/// let e = publish_dir(&dir.join("out"), false, &[], |tmp| std::fs::write(tmp.join("b.txt"), "b"));
+/// assert_eq!(e.unwrap_err().exit_code(), 2);
+/// assert!(!dir.join("out/b.txt").exists());
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn publish_dir<F>(
+    target: &Path,
+    force: bool,
+    inputs: &[&Path],
+    fill: F,
+) -> Result<(), PublishError>
+where
+    F: FnOnce(&Path) -> std::io::Result<()>,
+{
+    let io = |what: &'static str, err: std::io::Error| PublishError::Io {
+        target: target.to_path_buf(),
+        what,
+        err,
+    };
+    let refused = |what: &'static str| PublishError::Refused {
+        target: target.to_path_buf(),
+        what,
+    };
+    let real = resolve_target(target).map_err(|e| io("cannot resolve the output path", e))?;
+    let existing = match fs::metadata(&real) {
+        Ok(m) if m.is_dir() => {
+            let empty = fs::read_dir(&real)
+                .map_err(|e| io("cannot read the output folder", e))?
+                .next()
+                .is_none();
+            Some(empty)
+        }
+        Ok(_) => {
+            return Err(io(
+                "output path is not a folder",
+                std::io::Error::from(std::io::ErrorKind::NotADirectory),
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io("cannot inspect the output folder", e)),
+    };
+    if let Some(canon) = existing.and(fs::canonicalize(&real).ok()) {
+        for input in inputs {
+            if fs::canonicalize(input).is_ok_and(|i| i.starts_with(&canon)) {
+                return Err(PublishError::Clash {
+                    target: target.to_path_buf(),
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+    }
+    if existing == Some(false) && !force {
+        return Err(refused(
+            "the output folder is not empty (use --force to replace it)",
+        ));
+    }
+    let name = real.file_name().ok_or_else(|| {
+        io(
+            "output path has no folder name",
+            std::io::Error::from(std::io::ErrorKind::InvalidInput),
+        )
+    })?;
+    let parent = match real.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => Path::new(".").to_path_buf(),
+    };
+    fs::create_dir_all(&parent).map_err(|e| io("cannot create the parent folder", e))?;
+    let mut attempt = 0;
+    let (tmp, slot) = loop {
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{}.tmp", random_suffix()));
+        let tmp = parent.join(tmp_name);
+        let slot = inflight::add_dir(&tmp);
+        match fs::create_dir(&tmp) {
+            Ok(()) => break (tmp, slot),
+            Err(e) => {
+                if let Some(i) = slot {
+                    inflight::remove(i);
+                }
+                if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 {
+                    attempt += 1;
+                    continue;
+                }
+                return Err(io("cannot create a temporary folder", e));
+            }
+        }
+    };
+    let done = |slot: Option<usize>| {
+        if let Some(i) = slot {
+            inflight::remove(i);
+        }
+    };
+    let filled = fill(&tmp).and_then(|()| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755))?;
+        }
+        sync_tree(&tmp)?;
+        test_pause();
+        Ok(())
+    });
+    if let Err(e) = filled {
+        let _ = fs::remove_dir_all(&tmp);
+        done(slot);
+        return Err(io("publishing the folder failed", e));
+    }
+    let placed = match existing {
+        Some(false) => exchange(&tmp, &real).map(|()| true),
+        _ => fs::rename(&tmp, &real).map(|()| false),
+    };
+    match placed {
+        Ok(swapped) => {
+            if let Ok(d) = fs::File::open(&parent) {
+                let _ = d.sync_all();
+            }
+            done(slot);
+            if swapped {
+                // `tmp` now holds the old folder
+                let _ = fs::remove_dir_all(&tmp);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = fs::remove_dir_all(&tmp);
+            done(slot);
+            if matches!(e.raw_os_error(), Some(libc::ENOTEMPTY) | Some(libc::EEXIST)) {
+                // another run published first
+                return Err(refused(
+                    "the output folder is not empty (use --force to replace it)",
+                ));
+            }
+            Err(io("cannot move the folder into place", e))
+        }
+    }
+}
+
+/// One sync for a whole folder: `syncfs` on its file system (Linux), else
+/// an fsync of every file.
+fn sync_tree(dir: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let d = fs::File::open(dir)?;
+        // SAFETY: a valid open descriptor.
+        if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        for e in fs::read_dir(dir)? {
+            let e = e?;
+            if e.file_type()?.is_file() {
+                fs::File::open(e.path())?.sync_all()?;
+            }
+        }
+        fs::File::open(dir)?.sync_all()
+    }
+}
+
+/// Atomically exchanges two folders (`renameat2(RENAME_EXCHANGE)`), falling
+/// back to moving `b` aside and `a` into place where unsupported.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let ca = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+        let cb = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+        // SAFETY: two NUL-terminated paths relative to the working directory.
+        let r = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if r == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if !matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS)) {
+            return Err(e);
+        }
+    }
+    let mut aside = a.as_os_str().to_os_string();
+    aside.push(".old");
+    fs::rename(b, &aside)?;
+    if let Err(e) = fs::rename(a, b) {
+        let _ = fs::rename(&aside, b);
+        return Err(e);
+    }
+    fs::rename(&aside, a)
+}
+
 /// Writes into an existing character device or FIFO (like `cp`); other
 /// non-regular files are refused.
-fn write_through(path: &Path, m: &fs::Metadata, bytes: &[u8]) -> std::io::Result<()> {
+fn write_through<F>(path: &Path, m: &fs::Metadata, write: F) -> std::io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -422,12 +771,13 @@ fn write_through(path: &Path, m: &fs::Metadata, bytes: &[u8]) -> std::io::Result
     }
     #[cfg(not(unix))]
     let _ = m;
-    let mut f = fs::OpenOptions::new()
+    let f = fs::OpenOptions::new()
         .write(true)
         .truncate(true)
         .open(path)?;
-    f.write_all(bytes)?;
-    f.flush()
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+    write(&mut w)?;
+    w.flush()
 }
 
 #[cfg(test)]

@@ -27,9 +27,9 @@ use clap::{Parser, Subcommand};
 #[command(name = "re2d", version, about)]
 struct Cli {
     /// Override a resource limit, e.g. `--limit png-max-side=32768` (repeatable). Limits:
-    /// png-max-side, png-max-bytes, json-max-bytes, json-max-depth, file-max-bytes,
+    /// png-max-side, png-max-bytes, json-max-bytes, json-max-depth, file-max-bytes, export-max-bytes,
     /// max-frames, sheet-max-bytes, nres-max-input, nres-max-entries, nres-max-payload,
-    /// msh-max-findings, riv-max-objects (sizes take k/M/G).
+    /// msh-max-findings, riv-max-objects, riv-max-findings (sizes take k/M/G; each has a maximum).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = parse_limit)]
     limit: Vec<(String, String)>,
     #[command(subcommand)]

@@ -9,7 +9,7 @@ use re2d::limits::Limits;
 use re2d::msh::export::{self, Axis, Options, PoseChoice};
 use re2d::msh::{self, synth};
 use re2d::nres::{self, Issue, Profile};
-use re2d::publish::publish;
+use re2d::publish::{publish, publish_with};
 
 use crate::nres::{Fail, read_input};
 
@@ -215,23 +215,33 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             let entry = a.entry.as_deref().map(str::as_bytes);
             let (m, diags) = msh::decode(&bytes, entry, Profile::Tolerant, &limits)
                 .map_err(|e| Fail::issue(&a.file, &e))?;
-            let out = if a.format == "obj" {
-                export::obj(&m, &o)
-            } else {
-                let gltf_text = a
-                    .output
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
-                export::gltf(&m, &o, !gltf_text)
-            }
-            .map_err(|e| Fail::issue(&a.file, &e))?;
-            publish(&a.output, &out.bytes, &[a.file.as_path()]).map_err(|e| Fail::publish(&e))?;
+            // streamed into the publish temp file; the size is checked
+            // against export-max-bytes before the export writes anything
+            let max = limits.export_max_bytes;
+            let gltf_text = a
+                .output
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
+            let mut written = None;
+            publish_with(&a.output, &[a.file.as_path()], |w| {
+                written = Some(if a.format == "obj" {
+                    export::obj_to(&m, &o, max, w)?
+                } else {
+                    export::gltf_to(&m, &o, !gltf_text, max, w)?
+                });
+                Ok(())
+            })
+            .map_err(|e| match e.content::<Issue>() {
+                Some(i) => Fail::issue(&a.file, i),
+                None => Fail::publish(&e),
+            })?;
+            let out = written.expect("the export ran");
             print_diags(&diags);
             print_diags(&out.diagnostics);
             println!(
                 "wrote {} ({} bytes, {} nodes)",
                 a.output.display(),
-                out.bytes.len(),
+                out.bytes,
                 m.node_count()
             );
             Ok(())

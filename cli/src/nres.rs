@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use re2d::limits::Limits;
 use re2d::nres::{self, Issue, Profile, manifest};
-use re2d::publish::publish;
+use re2d::publish::{publish, publish_dir};
 
 /// NRes subcommands.
 #[derive(clap::Subcommand)]
@@ -28,9 +28,12 @@ pub enum Cmd {
     Extract {
         /// Archive.
         archive: PathBuf,
-        /// Output directory (created if needed).
+        /// Output directory (created if needed; published as a whole, a non-empty one only with --force).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Replace a non-empty output directory (atomically: old or new, never a mix).
+        #[arg(long)]
+        force: bool,
     },
     /// Build a canonical archive from a manifest.json (as written by extract).
     Pack {
@@ -61,6 +64,9 @@ impl Fail {
         )
     }
     pub fn publish(e: &re2d::publish::PublishError) -> Fail {
+        if let Some(i) = e.content::<Issue>() {
+            return Fail(1, format!("error[{}]: {}", i.code, i.message));
+        }
         Fail(e.exit_code(), format!("error: {e}"))
     }
 }
@@ -159,7 +165,11 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             }
             Ok(())
         }
-        Cmd::Extract { archive, out } => {
+        Cmd::Extract {
+            archive,
+            out,
+            force,
+        } => {
             let bytes = read_input(archive, limits.nres_max_input_bytes, "nres-max-input")?;
             let (a, _) = nres::decode(&bytes, Profile::Tolerant, &limits)
                 .map_err(|e| Fail::issue(archive, &e))?;
@@ -173,14 +183,17 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 ));
             }
             let inputs = [archive.as_path()];
-            for i in 0..a.len() {
-                let target = out.join(manifest::file_name(&a, i));
-                publish(&target, a.payload(i).unwrap_or(&[]), &inputs)
-                    .map_err(|e| Fail::publish(&e))?;
-            }
             let doc = format!("{:#}\n", manifest::manifest(&a));
-            publish(&out.join("manifest.json"), doc.as_bytes(), &inputs)
-                .map_err(|e| Fail::publish(&e))?;
+            publish_dir(out, *force, &inputs, |tmp| {
+                for i in 0..a.len() {
+                    std::fs::write(
+                        tmp.join(manifest::file_name(&a, i)),
+                        a.payload(i).unwrap_or(&[]),
+                    )?;
+                }
+                std::fs::write(tmp.join("manifest.json"), doc.as_bytes())
+            })
+            .map_err(|e| Fail::publish(&e))?;
             println!("extracted {} entries to {}", a.len(), out.display());
             Ok(())
         }
@@ -190,6 +203,7 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
         } => {
             let text = read_input(mpath, limits.json_max_bytes, "json-max-bytes")?;
             let entries = manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
+            manifest::check_packable(&entries, &limits).map_err(|e| Fail::issue(mpath, &e))?;
             let base = mpath.parent().unwrap_or(Path::new("."));
             let mut files: Vec<PathBuf> = Vec::with_capacity(entries.len());
             let mut loaded = Vec::with_capacity(entries.len());
@@ -212,6 +226,8 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
                 loaded.push((e, data));
             }
             let bytes = manifest::pack(&loaded).map_err(|e| Fail::issue(mpath, &e))?;
+            // what the reader rejects is never written
+            nres::decode(&bytes, Profile::Tolerant, &limits).map_err(|e| Fail::issue(mpath, &e))?;
             let mut inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             inputs.push(mpath);
             publish(output, &bytes, &inputs).map_err(|e| Fail::publish(&e))?;

@@ -239,9 +239,30 @@ fn render(a: &Args) -> Result<String, Fail> {
     // Sheets, animations and --fit need every frame before writing.
     let hold = a.sheet.is_some() || a.apng.is_some() || a.gif.is_some() || a.fit.is_some();
     if hold {
-        // a sheet holds up to `columns - 1` empty cells more than the frames
+        // Every buffer held at once counts: the frames, then (one after the
+        // other) the cropped copies of --fit, the sheet (which holds up to
+        // `columns - 1` empty cells more than the frames) and its encoded
+        // PNG, the encoded APNG/GIF (at most about the frames' size).
+        let frame_bytes = (size * size * 4) as u64;
         let cells = frames as u64 + a.columns.map_or(8, |c| c as u64).min(frames as u64);
-        let need = cells.saturating_mul((size * size * 4) as u64);
+        let all = (frames as u64).saturating_mul(frame_bytes);
+        let second = [
+            if a.fit.is_some() { all } else { 0 },
+            if a.sheet.is_some() {
+                cells.saturating_mul(frame_bytes).saturating_mul(2)
+            } else {
+                0
+            },
+            if a.apng.is_some() || a.gif.is_some() {
+                all
+            } else {
+                0
+            },
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let need = all.saturating_add(second);
         let max = limits.sheet_max_bytes;
         if need > max {
             return Err(Fail(

@@ -216,6 +216,7 @@ fn json_report(path: &Path, r: &Report) -> String {
         "meshes": s.meshes.iter().map(|(n, v, t, k)| serde_json::json!({"image": n, "vertices": v, "triangles": t, "skinned": k})).collect::<Vec<_>>(),
         "animations": s.animations.iter().map(|(n, f, d, l, o, k)| serde_json::json!({"name": n, "fps": f, "duration": d, "loop": l, "keyedObjects": o, "keys": k})).collect::<Vec<_>>(),
         "problems": r.problems,
+        "problemCount": r.problem_count,
     });
     v.to_string()
 }
@@ -244,7 +245,7 @@ fn do_check(a: &CheckArgs) -> Result<String, Fail> {
             format!(
                 "{}: rejected, {} problem(s); first: {first}",
                 a.file.display(),
-                r.problems.len()
+                r.problem_count
             ),
             1,
         ));

@@ -196,6 +196,42 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Vec<ManifestEntry>, Issue> {
     Ok(out)
 }
 
+/// Refuses a manifest whose archive the reader would reject, before any
+/// payload is read: more than `nres-max-entries` entries, or an empty name
+/// (`E_NRES_NAME_EMPTY` for the reader).
+pub fn check_packable(
+    entries: &[ManifestEntry],
+    limits: &crate::limits::Limits,
+) -> Result<(), Issue> {
+    if entries.len() as u64 > limits.nres_max_entries as u64 {
+        return Err(Issue::new(
+            "E_NRES_LIMIT",
+            None,
+            None,
+            format!(
+                "the manifest lists {} entries, more than {} (limit nres-max-entries, see --limit)",
+                entries.len(),
+                limits.nres_max_entries
+            ),
+        ));
+    }
+    if let Some(e) = entries
+        .iter()
+        .find(|e| super::name::name_of(&e.name_raw).is_some_and(<[u8]>::is_empty))
+    {
+        return Err(Issue::new(
+            "E_NRES_NAME_EMPTY",
+            None,
+            Some(e.order),
+            format!(
+                "entry {} (file '{}') has an empty name, which the reader rejects",
+                e.order, e.file
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Packs entries with their payloads into a canonical archive.
 pub fn pack(entries: &[(ManifestEntry, Vec<u8>)]) -> Result<Vec<u8>, Issue> {
     let mut a = Archive::new();

@@ -39,8 +39,11 @@ pub struct Summary {
 /// Result of [`check`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// Every rule violation, in stream order (empty = the file passes).
+    /// Every rule violation, in stream order (empty = the file passes); at
+    /// most `riv-max-findings` of them, then one line counting the rest.
     pub problems: Vec<String>,
+    /// How many problems were found (listed or only counted).
+    pub problem_count: u64,
     /// Contents.
     pub summary: Summary,
 }
@@ -141,17 +144,60 @@ fn text(r: &Record, key: u64) -> String {
 /// Reads and checks `data` (a parse failure is reported as the one problem).
 pub fn check_bytes(data: &[u8], limits: &Limits) -> Report {
     match read_with(data, limits) {
-        Ok(f) => check(&f),
+        Ok(f) => check_with(&f, limits),
         Err(e) => Report {
             problems: vec![format!("unreadable: {e}")],
+            problem_count: 1,
             summary: Summary::default(),
         },
     }
 }
 
-/// Checks a parsed file against every rule of §10.1.
+/// The problem list, capped at `riv-max-findings` entries; the rest are
+/// only counted (one summary line at the end).
+struct Problems {
+    list: Vec<String>,
+    max: usize,
+    more: u64,
+}
+
+impl Problems {
+    fn push(&mut self, msg: String) {
+        if self.list.len() < self.max {
+            self.list.push(msg);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn count(&self) -> u64 {
+        self.list.len() as u64 + self.more
+    }
+
+    fn finish(mut self) -> Vec<String> {
+        if self.more > 0 {
+            self.list.push(format!(
+                "... and {} more problems (limit riv-max-findings, see --limit)",
+                self.more
+            ));
+        }
+        self.list
+    }
+}
+
+/// Checks a parsed file against every rule of §10.1 (the current limits'
+/// `riv-max-findings` caps the listed problems).
 pub fn check(f: &RivFile) -> Report {
-    let mut p: Vec<String> = Vec::new();
+    check_with(f, &Limits::current())
+}
+
+/// [`check`] with explicit limits. Linear in the number of records.
+pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
+    let mut p = Problems {
+        list: Vec::new(),
+        max: limits.riv_max_findings.max(1) as usize,
+        more: 0,
+    };
     let mut s = Summary {
         major: f.major,
         minor: f.minor,
@@ -265,7 +311,8 @@ pub fn check(f: &RivFile) -> Report {
     if recs.get(i).map(|r| r.type_key) != Some(ARTBOARD) {
         p.push("no Artboard follows the assets".into());
         return Report {
-            problems: p,
+            problem_count: p.count(),
+            problems: p.finish(),
             summary: s,
         };
     }
@@ -361,6 +408,37 @@ pub fn check(f: &RivFile) -> Report {
             _ => {}
         }
     }
+    // Per-mesh lists in one pass each (compressed rows, in stream order):
+    // the MeshVertex records naming the mesh as parent, the records whose
+    // parent names such a vertex, and the mesh's first Skin.
+    let is_mesh = |m: u64| (m as usize) < n && comps[m as usize].type_key == MESH;
+    let mesh_of_vertex = |r: &Record| r.uint(5).filter(|&m| is_mesh(m)).map(|m| m as usize);
+    let vertex_rows = rows(
+        n,
+        comps.iter().enumerate().filter_map(|(vi, v)| {
+            (v.type_key == VERTEX)
+                .then(|| mesh_of_vertex(v))
+                .flatten()
+                .map(|m| (m, vi))
+        }),
+    );
+    let weight_rows = rows(
+        n,
+        comps.iter().enumerate().filter_map(|(wi, w)| {
+            if w.type_key != WEIGHT {
+                return None;
+            }
+            let vi = w.uint(5)?;
+            let m = comps.get(vi as usize).and_then(|v| mesh_of_vertex(v))?;
+            Some((m, wi))
+        }),
+    );
+    let mut first_skin = vec![usize::MAX; n];
+    for (k, &m) in mesh_of_skin.iter().enumerate() {
+        if m != usize::MAX && first_skin[m] == usize::MAX {
+            first_skin[m] = k;
+        }
+    }
     // Meshes: indices, skins, weights.
     for (idx, r) in comps.iter().enumerate() {
         if r.type_key != MESH {
@@ -397,12 +475,10 @@ pub fn check(f: &RivFile) -> Report {
             p.push(format!("{what}: {} Skins", skins_of[idx]));
         }
         let skinned = skins_of[idx] > 0;
-        let skin_idx = (0..n).find(|&k| mesh_of_skin[k] == idx);
+        let skin_idx = Some(first_skin[idx]).filter(|&k| k != usize::MAX);
         let tendons = skin_idx.map_or(0, |k| tendons_of[k]);
-        for (vi, v) in comps.iter().enumerate() {
-            if v.type_key != VERTEX || v.uint(5) != Some(idx as u64) {
-                continue;
-            }
+        for &vi in vertex_rows.row(idx) {
+            let vi = vi as usize;
             let w = weights_of[vi];
             if skinned && w != 1 {
                 p.push(format!(
@@ -415,14 +491,8 @@ pub fn check(f: &RivFile) -> Report {
             }
         }
         if skinned {
-            for (wi, w) in comps.iter().enumerate() {
-                if w.type_key != WEIGHT {
-                    continue;
-                }
-                let Some(vi) = w.uint(5) else { continue };
-                if comps.get(vi as usize).and_then(|v| v.uint(5)) != Some(idx as u64) {
-                    continue;
-                }
+            for &wi in weight_rows.row(idx) {
+                let (wi, w) = (wi as usize, comps[wi as usize]);
                 let (values, indices) = (w.uint(102).unwrap_or(255), w.uint(103).unwrap_or(1));
                 if values > u32::MAX as u64 || indices > u32::MAX as u64 {
                     p.push(format!("{what}: Weight #{wi} does not fit in 4 bytes"));
@@ -550,9 +620,39 @@ pub fn check(f: &RivFile) -> Report {
         }
     }
     Report {
-        problems: p,
+        problem_count: p.count(),
+        problems: p.finish(),
         summary: s,
     }
+}
+
+/// Lists of record indices per owner, built in two linear passes.
+struct Rows {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Rows {
+    fn row(&self, owner: usize) -> &[u32] {
+        &self.items[self.start[owner] as usize..self.start[owner + 1] as usize]
+    }
+}
+
+fn rows(n: usize, pairs: impl Iterator<Item = (usize, usize)> + Clone) -> Rows {
+    let mut start = vec![0u32; n + 1];
+    for (o, _) in pairs.clone() {
+        start[o + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    let mut fill = start.clone();
+    let mut items = vec![0u32; start[n] as usize];
+    for (o, i) in pairs {
+        items[fill[o] as usize] = i as u32;
+        fill[o] += 1;
+    }
+    Rows { start, items }
 }
 
 #[cfg(test)]

@@ -223,6 +223,13 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
         }
         toc.push((k, ((word >> (2 * (i % 4))) & 3) as u8));
     }
+    // first ToC entry per key, sorted for lookup (linear in the records)
+    let mut toc_index: Vec<(u64, u8)> = Vec::with_capacity(toc.len());
+    for &(k, id) in &toc {
+        toc_index.push((k, id));
+    }
+    toc_index.sort_by_key(|e| e.0); // stable: a key's first entry stays first
+    toc_index.dedup_by_key(|e| e.0);
     let mut records = Vec::new();
     while !c.at_end() {
         if records.len() as u64 >= limits.riv_max_objects {
@@ -241,7 +248,11 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
             }
             let kind = match known_field(key) {
                 Some(k) => k,
-                None => match toc.iter().find(|(k, _)| *k == key) {
+                None => match toc_index
+                    .binary_search_by_key(&key, |e| e.0)
+                    .ok()
+                    .map(|i| &toc_index[i])
+                {
                     Some((_, 0)) => Kind::Uint,
                     Some((_, 1)) => Kind::Blob,
                     Some((_, 2)) => Kind::Float,

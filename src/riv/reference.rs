@@ -298,6 +298,15 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
     }
     let frame = model.frame(o.artboard, o.offset);
     let (w, h) = (frame.width as usize, frame.height as usize);
+    if w == 0 || h == 0 {
+        return err(
+            Code::Option,
+            format!(
+                "artboard {}x{} is empty (width and height must be at least 1)",
+                frame.width, frame.height
+            ),
+        );
+    }
     if frame.width > limits.png_max_side
         || frame.height > limits.png_max_side
         || (w as u64) * (h as u64) * 4 > limits.png_max_bytes
@@ -305,8 +314,32 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
         return err(
             Code::Option,
             format!(
-                "artboard {}x{} exceeds the image limits ({} px side, {} bytes)",
+                "artboard {}x{} exceeds the image limits ({} px side, {} bytes; limit png-max-side / png-max-bytes, see --limit)",
                 frame.width, frame.height, limits.png_max_side, limits.png_max_bytes
+            ),
+        );
+    }
+    // Every buffer the render holds counts against png-max-bytes, checked
+    // before any is allocated: the f32 canvas (16 B/px) and the RGBA8 result
+    // (4 B/px), each texture as f32 (16 B/texel) plus the RGBA8 decode of
+    // the largest one (4 B/texel).
+    let texels: Vec<u64> = model
+        .textures
+        .iter()
+        .map(|t| t.width as u64 * t.height as u64)
+        .collect();
+    let need = 20 * (w as u64) * (h as u64)
+        + 16 * texels.iter().sum::<u64>()
+        + 4 * texels.iter().copied().max().unwrap_or(0);
+    if need > limits.png_max_bytes {
+        return err(
+            Code::Option,
+            format!(
+                "rendering {}x{} with {} texture(s) needs {need} bytes of buffers, more than {} (limit png-max-bytes, see --limit)",
+                frame.width,
+                frame.height,
+                texels.len(),
+                limits.png_max_bytes
             ),
         );
     }

@@ -17,13 +17,19 @@
 //! - no skins.
 //!
 //! The binary chunk is laid out in a first pass (vertex counts and bounds),
-//! so the `.glb` is written once into a buffer of its exact final size.
+//! so the output's exact size is known (and checked against
+//! `export-max-bytes`) before the second pass streams it into the writer;
+//! `.gltf` streams the buffer's base64 text the same way. Rotation keys of
+//! one channel are kept in one hemisphere (consecutive dot ≥ 0), and keys
+//! with `|q|` off 1 count in `W_EXPORT_QUAT_SCALE` like node rotations.
+
+use std::io::Write;
 
 use serde_json::{Value, json};
 
 use super::{
-    Axis, Exported, Options, Part, Remap, check_exportable, finite3, local_poses, parts,
-    summary_diag, unit,
+    Axis, Exported, Options, Part, Remap, Written, check_exportable, finite3, into_issue,
+    local_poses, parts, summary_diag, unit,
 };
 use crate::msh::anim::sample;
 use crate::msh::model::Model;
@@ -86,21 +92,78 @@ impl Layout {
     }
 }
 
-fn f32s(out: &mut Vec<u8>, v: &[f32]) {
+fn f32s(out: &mut dyn std::io::Write, v: &[f32]) -> std::io::Result<()> {
     for x in v {
-        out.extend_from_slice(&x.to_le_bytes());
+        out.write_all(&x.to_le_bytes())?;
     }
+    Ok(())
 }
 
-fn align_out(out: &mut Vec<u8>, start: usize) {
-    while !(out.len() - start).is_multiple_of(4) {
-        out.push(0);
-    }
-}
-
-/// Exports glTF: `.glb` when `binary`, else `.gltf` JSON with a base64 buffer.
+/// Exports glTF: `.glb` when `binary`, else `.gltf` JSON with a base64
+/// buffer, into memory (limit `export-max-bytes` of the current limits).
 pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue> {
-    check_exportable(m, o)?;
+    let mut bytes = Vec::new();
+    let max = crate::limits::Limits::current().export_max_bytes;
+    let info = gltf_to(m, o, binary, max, &mut bytes).map_err(into_issue)?;
+    Ok(Exported {
+        bytes,
+        diagnostics: info.diagnostics,
+    })
+}
+
+fn too_large(what: String, max: u64) -> Issue {
+    Issue::new(
+        "E_EXPORT_TOO_LARGE",
+        None,
+        None,
+        format!("{what}, more than {max} bytes (limit export-max-bytes, see --limit)"),
+    )
+}
+
+/// [`gltf`] streamed into `w`: the output size is computed and checked
+/// against `max_bytes` (and glTF's 32-bit lengths) before anything is
+/// written — a lower bound before the vertex pass, the exact size after it —
+/// and the binary buffer is written straight into `w` (never held in
+/// memory). A content error is an `io::Error` wrapping the [`Issue`]
+/// (see [`into_issue`]).
+pub fn gltf_to(
+    m: &Model<'_>,
+    o: &Options,
+    binary: bool,
+    max_bytes: u64,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<Written> {
+    let fail = |i: Issue| std::io::Error::other(i);
+    check_exportable(m, o).map_err(fail)?;
+    // a lower bound of the buffer before the vertex pass: every index once,
+    // and the animation's key frames
+    let ps0: Vec<Part> = parts(m, o);
+    let fc0 = m.frame_count() as u64;
+    let animated0 = if o.anim && !o.all_batches {
+        (0..m.node_count()).filter(|&n| m.is_animated(n)).count() as u64
+    } else {
+        0
+    };
+    let index_bytes: u64 = ps0
+        .iter()
+        .flat_map(|p| &p.batches)
+        .map(|b| (m.batch_index_bytes(b).len() / 2) as u64 * 2)
+        .sum();
+    let anim_bytes = if animated0 > 0 {
+        fc0 * (4 + 28 * animated0)
+    } else {
+        0
+    };
+    let lower = index_bytes + anim_bytes;
+    if lower > max_bytes.min(u32::MAX as u64) {
+        return Err(fail(too_large(
+            format!(
+                "the glTF buffer needs at least {lower} bytes ({} index bytes, {fc0} frames x {animated0} animated nodes)",
+                index_bytes
+            ),
+            max_bytes.min(u32::MAX as u64),
+        )));
+    }
     let axis = o.axis;
     let swap = axis == Axis::LhToRh;
     let normals = m.has_normals();
@@ -108,7 +171,7 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
     let mut nonfinite = 0u64;
     let mut degenerate = 0u64;
     let mut diagnostics = Vec::new();
-    let ps: Vec<Part> = parts(m, o);
+    let ps = ps0;
     // ---- pass 1: compact vertex counts and bounds
     let mut remap = Remap::new(m.vertex_count());
     let mut prims: Vec<Vec<Prim>> = Vec::with_capacity(ps.len());
@@ -281,16 +344,14 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
     if !anim_nodes.is_empty() && fc > 0 {
         // bound the output before laying anything out (frame_count comes from the file)
         let need = (fc as u64) * (4 + 28 * anim_nodes.len() as u64) + lay.len as u64;
-        if need > u32::MAX as u64 {
-            return Err(Issue::new(
-                "E_EXPORT_TOO_LARGE",
-                None,
-                None,
+        if need > max_bytes.min(u32::MAX as u64) {
+            return Err(fail(too_large(
                 format!(
-                    "{fc} frames × {} animated nodes do not fit a glTF buffer",
+                    "{fc} frames × {} animated nodes need {need} bytes",
                     anim_nodes.len()
                 ),
-            ));
+                max_bytes.min(u32::MAX as u64),
+            )));
         }
         let input = lay.add(
             fc * 4,
@@ -321,13 +382,11 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         animations.push(json!({"name": "anim", "samplers": samplers, "channels": channels}));
     }
     let bin_len = lay.len;
-    if bin_len as u64 > u32::MAX as u64 {
-        return Err(Issue::new(
-            "E_EXPORT_TOO_LARGE",
-            None,
-            None,
-            format!("a {bin_len}-byte glTF buffer does not fit glTF's 32-bit lengths"),
-        ));
+    if bin_len as u64 > max_bytes.min(u32::MAX as u64) {
+        return Err(fail(too_large(
+            format!("the glTF buffer needs {bin_len} bytes"),
+            max_bytes.min(u32::MAX as u64),
+        )));
     }
     let mut doc = json!({
         "asset": {"version": "2.0", "generator": "re2d msh export"},
@@ -358,124 +417,189 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         doc["animations"] = json!(animations);
     }
     // ---- pass 2: binary data, written straight into the output
-    let write_bin =
-        |out: &mut Vec<u8>, remap: &mut Remap, nonfinite: &mut u64, degenerate: &mut u64| {
-            let start = out.len();
-            for pv in &prims {
-                for pr in pv {
-                    let b = &pr.batch;
-                    remap.clear();
-                    let n = pr.indices;
-                    for k in 0..n {
-                        if let Some(v) = m.batch_vertex(b, k) {
-                            remap.get(v);
-                        }
+    let mut anim_nonunit = 0u64;
+    let write_bin = |out: &mut Counter<'_>,
+                     remap: &mut Remap,
+                     nonfinite: &mut u64,
+                     degenerate: &mut u64,
+                     anim_nonunit: &mut u64|
+     -> std::io::Result<()> {
+        for pv in &prims {
+            for pr in pv {
+                let b = &pr.batch;
+                remap.clear();
+                let n = pr.indices;
+                for k in 0..n {
+                    if let Some(v) = m.batch_vertex(b, k) {
+                        remap.get(v);
                     }
-                    let order = remap.order().to_vec();
+                }
+                let order = remap.order().to_vec();
+                for &v in &order {
+                    let p = finite3(m.position(v as usize).unwrap_or([0.0; 3]), nonfinite);
+                    f32s(out, &conv_pos(axis, p))?;
+                }
+                out.align()?;
+                if normals {
                     for &v in &order {
-                        let p = finite3(m.position(v as usize).unwrap_or([0.0; 3]), nonfinite);
-                        f32s(out, &conv_pos(axis, p));
+                        let nn = m.normal(v as usize).and_then(unit).unwrap_or_else(|| {
+                            *degenerate += 1;
+                            [0.0, 1.0, 0.0]
+                        });
+                        f32s(out, &conv_pos(axis, nn))?;
                     }
-                    align_out(out, start);
-                    if normals {
-                        for &v in &order {
-                            let nn = m.normal(v as usize).and_then(unit).unwrap_or_else(|| {
-                                *degenerate += 1;
-                                [0.0, 1.0, 0.0]
-                            });
-                            f32s(out, &conv_pos(axis, nn));
-                        }
-                        align_out(out, start);
-                    }
-                    if uvs {
-                        for &v in &order {
-                            let t = m.uv(v as usize).unwrap_or([0.0; 2]);
-                            f32s(out, &t);
-                        }
-                        align_out(out, start);
-                    }
-                    let wide = pr.vertices >= 65_536;
-                    for t in 0..n / 3 {
-                        let mut k =
-                            |j: usize| m.batch_vertex(b, 3 * t + j).map_or(0, |v| remap.get(v).0);
-                        let (a, mut bb, mut c) = (k(0), k(1), k(2));
-                        if swap {
-                            std::mem::swap(&mut bb, &mut c);
-                        }
-                        for i in [a, bb, c] {
-                            if wide {
-                                out.extend_from_slice(&i.to_le_bytes());
-                            } else {
-                                out.extend_from_slice(&(i as u16).to_le_bytes());
-                            }
-                        }
-                    }
-                    align_out(out, start);
+                    out.align()?;
                 }
+                if uvs {
+                    for &v in &order {
+                        let t = m.uv(v as usize).unwrap_or([0.0; 2]);
+                        f32s(out, &t)?;
+                    }
+                    out.align()?;
+                }
+                let wide = pr.vertices >= 65_536;
+                for t in 0..n / 3 {
+                    let mut k =
+                        |j: usize| m.batch_vertex(b, 3 * t + j).map_or(0, |v| remap.get(v).0);
+                    let (a, mut bb, mut c) = (k(0), k(1), k(2));
+                    if swap {
+                        std::mem::swap(&mut bb, &mut c);
+                    }
+                    for i in [a, bb, c] {
+                        if wide {
+                            out.write_all(&i.to_le_bytes())?;
+                        } else {
+                            out.write_all(&(i as u16).to_le_bytes())?;
+                        }
+                    }
+                }
+                out.align()?;
             }
-            if !anim_nodes.is_empty() && fc > 0 {
+        }
+        if !anim_nodes.is_empty() && fc > 0 {
+            for f in 0..fc {
+                out.write_all(&(f as f32 / o.fps).to_le_bytes())?;
+            }
+            for &n in &anim_nodes {
+                let pose_at = |f: usize| {
+                    sample(m, n, f as f32)
+                        .map(|s| s.pose)
+                        .unwrap_or(crate::msh::anim::Pose::IDENTITY)
+                };
+                // translations, then rotations: sampled twice rather than held
                 for f in 0..fc {
-                    out.extend_from_slice(&(f as f32 / o.fps).to_le_bytes());
+                    let pose = pose_at(f);
+                    f32s(out, &conv_pos(axis, finite3(pose.pos, nonfinite)))?;
                 }
-                for &n in &anim_nodes {
-                    let mut rs = Vec::with_capacity(fc * 4);
-                    for f in 0..fc {
-                        let pose = sample(m, n, f as f32)
-                            .map(|s| s.pose)
-                            .unwrap_or(crate::msh::anim::Pose::IDENTITY);
-                        f32s(out, &conv_pos(axis, finite3(pose.pos, nonfinite)));
-                        rs.push(conv_rot(axis, gltf_rotation(pose.q).0));
+                let mut prev: Option<[f32; 4]> = None;
+                for f in 0..fc {
+                    let (g, off) = gltf_rotation(pose_at(f).q);
+                    if off {
+                        *anim_nonunit += 1;
                     }
-                    for r in rs {
-                        f32s(out, &r);
-                    }
+                    let r = same_hemisphere(prev, conv_rot(axis, g));
+                    prev = Some(r);
+                    f32s(out, &r)?;
                 }
             }
-            align_out(out, start);
-        };
-    let mut bytes;
-    if binary {
-        if bin_len > 0 {
-            doc["buffers"] = json!([{"byteLength": bin_len}]);
         }
-        let mut js = serde_json::to_vec(&doc)
-            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
-        while js.len() % 4 != 0 {
-            js.push(b' ');
+        out.align()
+    };
+    let start_len;
+    {
+        let mut out = Counter { w, n: 0, start: 0 };
+        if binary {
+            if bin_len > 0 {
+                doc["buffers"] = json!([{"byteLength": bin_len}]);
+            }
+            let mut js = serde_json::to_vec(&doc)
+                .map_err(|e| fail(Issue::new("E_EXPORT_JSON", None, None, e.to_string())))?;
+            while js.len() % 4 != 0 {
+                js.push(b' ');
+            }
+            let total = 12 + 8 + js.len() + if bin_len > 0 { 8 + bin_len } else { 0 };
+            if total as u64 > max_bytes.min(u32::MAX as u64) {
+                return Err(fail(too_large(
+                    format!("the .glb needs {total} bytes"),
+                    max_bytes.min(u32::MAX as u64),
+                )));
+            }
+            out.write_all(b"glTF")?;
+            out.write_all(&2u32.to_le_bytes())?;
+            out.write_all(&(total as u32).to_le_bytes())?;
+            out.write_all(&(js.len() as u32).to_le_bytes())?;
+            out.write_all(b"JSON")?;
+            out.write_all(&js)?;
+            drop(js);
+            if bin_len > 0 {
+                out.write_all(&(bin_len as u32).to_le_bytes())?;
+                out.write_all(b"BIN\0")?;
+                out.start = out.n;
+                write_bin(
+                    &mut out,
+                    &mut remap,
+                    &mut nonfinite,
+                    &mut degenerate,
+                    &mut anim_nonunit,
+                )?;
+            }
+            debug_assert_eq!(out.n, total as u64);
+        } else {
+            // the buffer's base64 text is streamed where a placeholder sits
+            const HOLE: &str = "@@re2d-buffer@@";
+            if bin_len > 0 {
+                doc["buffers"] = json!([{"byteLength": bin_len,
+                    "uri": format!("data:application/octet-stream;base64,{HOLE}")}]);
+            }
+            let mut js = serde_json::to_vec_pretty(&doc)
+                .map_err(|e| fail(Issue::new("E_EXPORT_JSON", None, None, e.to_string())))?;
+            js.push(b'\n');
+            let total = js.len() as u64 + (bin_len as u64).div_ceil(3) * 4;
+            if total > max_bytes {
+                return Err(fail(too_large(
+                    format!("the .gltf needs {total} bytes"),
+                    max_bytes,
+                )));
+            }
+            let cut = if bin_len > 0 {
+                js.windows(HOLE.len())
+                    .position(|x| x == HOLE.as_bytes())
+                    .unwrap_or(js.len())
+            } else {
+                js.len()
+            };
+            out.write_all(&js[..cut])?;
+            if bin_len > 0 {
+                let mut b64 = Base64Writer {
+                    w: &mut out,
+                    pending: [0; 3],
+                    len: 0,
+                };
+                {
+                    let mut inner = Counter {
+                        w: &mut b64,
+                        n: 0,
+                        start: 0,
+                    };
+                    write_bin(
+                        &mut inner,
+                        &mut remap,
+                        &mut nonfinite,
+                        &mut degenerate,
+                        &mut anim_nonunit,
+                    )?;
+                }
+                b64.finish()?;
+                out.write_all(&js[(cut + HOLE.len()).min(js.len())..])?;
+            }
         }
-        let total = 12 + 8 + js.len() + if bin_len > 0 { 8 + bin_len } else { 0 };
-        if total > u32::MAX as usize {
-            return Err(Issue::new(
-                "E_EXPORT_TOO_LARGE",
-                None,
-                None,
-                format!("a {total}-byte .glb does not fit glTF's 32-bit length"),
-            ));
-        }
-        bytes = Vec::with_capacity(total);
-        bytes.extend_from_slice(b"glTF");
-        bytes.extend_from_slice(&2u32.to_le_bytes());
-        bytes.extend_from_slice(&(total as u32).to_le_bytes());
-        bytes.extend_from_slice(&(js.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(b"JSON");
-        bytes.extend_from_slice(&js);
-        if bin_len > 0 {
-            bytes.extend_from_slice(&(bin_len as u32).to_le_bytes());
-            bytes.extend_from_slice(b"BIN\0");
-            write_bin(&mut bytes, &mut remap, &mut nonfinite, &mut degenerate);
-        }
-        debug_assert_eq!(bytes.len(), total);
-    } else {
-        let mut bin = Vec::with_capacity(bin_len);
-        write_bin(&mut bin, &mut remap, &mut nonfinite, &mut degenerate);
-        if bin_len > 0 {
-            doc["buffers"] = json!([{"byteLength": bin_len,
-                "uri": format!("data:application/octet-stream;base64,{}", base64(&bin))}]);
-        }
-        bytes = serde_json::to_vec_pretty(&doc)
-            .map_err(|e| Issue::new("E_EXPORT_JSON", None, None, e.to_string()))?;
-        bytes.push(b'\n');
+        start_len = out.n;
     }
+    diagnostics.extend(summary_diag(
+        "W_EXPORT_QUAT_SCALE",
+        anim_nonunit,
+        "animation rotation keys have |q| off 1 by more than 1e-3: the engine's matrix also scales, glTF cannot express it",
+    ));
     diagnostics.extend(summary_diag(
         "W_EXPORT_NORMAL",
         degenerate,
@@ -486,7 +610,90 @@ pub fn gltf(m: &Model<'_>, o: &Options, binary: bool) -> Result<Exported, Issue>
         nonfinite,
         "non-finite coordinates written as 0",
     ));
-    Ok(Exported { bytes, diagnostics })
+    Ok(Written {
+        bytes: start_len,
+        diagnostics,
+    })
+}
+
+/// Negates `q` when it lies in the other hemisphere than the previous key
+/// (dot < 0), so a naive slerp between consecutive keys takes the short way.
+pub(crate) fn same_hemisphere(prev: Option<[f32; 4]>, q: [f32; 4]) -> [f32; 4] {
+    match prev {
+        Some(p) if p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] < 0.0 => q.map(|v| -v),
+        _ => q,
+    }
+}
+
+/// A writer that counts bytes and pads to 4 from `start`.
+struct Counter<'a> {
+    w: &'a mut dyn std::io::Write,
+    n: u64,
+    start: u64,
+}
+
+impl Counter<'_> {
+    fn align(&mut self) -> std::io::Result<()> {
+        let pad = (4 - (self.n - self.start) % 4) % 4;
+        self.write_all(&[0u8; 3][..pad as usize])
+    }
+}
+
+impl std::io::Write for Counter<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let k = self.w.write(b)?;
+        self.n += k as u64;
+        Ok(k)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// Streams standard base64 (with padding at [`Base64Writer::finish`]).
+struct Base64Writer<'a, 'b> {
+    w: &'a mut Counter<'b>,
+    pending: [u8; 3],
+    len: usize,
+}
+
+impl Base64Writer<'_, '_> {
+    fn finish(&mut self) -> std::io::Result<()> {
+        if self.len > 0 {
+            let t = base64(&self.pending[..self.len]);
+            self.len = 0;
+            self.w.write_all(t.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::io::Write for Base64Writer<'_, '_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let mut rest = b;
+        while !rest.is_empty() && self.len > 0 {
+            self.pending[self.len] = rest[0];
+            self.len += 1;
+            rest = &rest[1..];
+            if self.len == 3 {
+                let t = base64(&self.pending);
+                self.w.write_all(t.as_bytes())?;
+                self.len = 0;
+            }
+        }
+        let whole = rest.len() / 3 * 3;
+        if whole > 0 {
+            self.w.write_all(base64(&rest[..whole]).as_bytes())?;
+        }
+        for &c in &rest[whole..] {
+            self.pending[self.len] = c;
+            self.len += 1;
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
 }
 
 /// Standard base64 with padding.

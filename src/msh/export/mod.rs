@@ -11,8 +11,8 @@
 mod gltf;
 mod obj;
 
-pub use gltf::gltf;
-pub use obj::obj;
+pub use gltf::{gltf, gltf_to};
+pub use obj::{obj, obj_to};
 
 use super::anim::Pose;
 use super::model::{Model, NodeLayout};
@@ -81,6 +81,24 @@ pub struct Exported {
     pub bytes: Vec<u8>,
     /// Degenerate normals, non-unit quaternions, replaced non-finite values, ….
     pub diagnostics: Vec<Issue>,
+}
+
+/// What a streamed export wrote: its size and its diagnostics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    /// Bytes written.
+    pub bytes: u64,
+    /// Degenerate normals, non-unit quaternions, replaced non-finite values, ….
+    pub diagnostics: Vec<Issue>,
+}
+
+/// The [`Issue`] inside an error of [`gltf_to`] / [`obj_to`] (a refused
+/// model or limit), or an `E_IO` issue for a failed write.
+pub fn into_issue(e: std::io::Error) -> Issue {
+    match e.get_ref().and_then(|x| x.downcast_ref::<Issue>()) {
+        Some(i) => i.clone(),
+        None => Issue::new("E_IO", None, None, e.to_string()),
+    }
 }
 
 pub(crate) fn check_exportable(m: &Model<'_>, o: &Options) -> Result<(), Issue> {

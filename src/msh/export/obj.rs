@@ -10,7 +10,8 @@
 use std::fmt::Write;
 
 use super::{
-    Exported, Options, Remap, check_exportable, finite3, local_poses, parts, summary_diag, unit,
+    Exported, Options, Remap, Written, check_exportable, finite3, into_issue, local_poses, parts,
+    summary_diag, unit,
 };
 use crate::msh::model::Model;
 use crate::msh::pose::{IDENTITY, Mat4, transform_dir, transform_point, world_matrices};
@@ -83,9 +84,88 @@ fn face(out: &mut String, r: &Refs, k: [usize; 3], uvs: bool) {
     out.push('\n');
 }
 
-/// Exports OBJ text.
+/// Exports OBJ text into memory (limit `export-max-bytes` of the current
+/// limits).
 pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
-    check_exportable(m, o)?;
+    let mut bytes = Vec::new();
+    let max = crate::limits::Limits::current().export_max_bytes;
+    let info = obj_to(m, o, max, &mut bytes).map_err(into_issue)?;
+    Ok(Exported {
+        bytes,
+        diagnostics: info.diagnostics,
+    })
+}
+
+fn too_large(what: String, max: u64) -> std::io::Error {
+    std::io::Error::other(Issue::new(
+        "E_EXPORT_TOO_LARGE",
+        None,
+        None,
+        format!("{what}, more than {max} bytes (limit export-max-bytes, see --limit)"),
+    ))
+}
+
+/// Text is built in a small buffer and streamed into the writer, counting
+/// against the limit.
+struct Sink<'a> {
+    w: &'a mut dyn std::io::Write,
+    written: u64,
+    max: u64,
+}
+
+impl Sink<'_> {
+    fn pass(&mut self, out: &mut String, force: bool) -> std::io::Result<()> {
+        if force || out.len() >= 1 << 16 {
+            self.written += out.len() as u64;
+            if self.written > self.max {
+                return Err(too_large(
+                    format!("the OBJ text passes {} bytes", self.written),
+                    self.max,
+                ));
+            }
+            self.w.write_all(out.as_bytes())?;
+            out.clear();
+        }
+        Ok(())
+    }
+}
+
+/// [`obj`] streamed into `w`. A lower bound of the text (8 bytes per face
+/// and per vertex line) is checked against `max_bytes` before any work;
+/// the exact size is enforced while writing (the output then fails and the
+/// publish path removes it). A content error is an `io::Error` wrapping the
+/// [`Issue`] (see [`super::into_issue`]).
+pub fn obj_to(
+    m: &Model<'_>,
+    o: &Options,
+    max_bytes: u64,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<Written> {
+    check_exportable(m, o).map_err(std::io::Error::other)?;
+    {
+        let faces: u64 = parts(m, o)
+            .iter()
+            .flat_map(|p| &p.batches)
+            .map(|b| (m.batch_index_bytes(b).len() / 6) as u64)
+            .sum();
+        let verts = if o.no_pose || o.all_batches {
+            m.vertex_count() as u64
+        } else {
+            0
+        };
+        let lower = 8 * (faces + verts);
+        if lower > max_bytes {
+            return Err(too_large(
+                format!("the OBJ text needs at least {lower} bytes ({faces} faces)"),
+                max_bytes,
+            ));
+        }
+    }
+    let mut sink = Sink {
+        w,
+        written: 0,
+        max: max_bytes,
+    };
     let mut out = String::new();
     let mut bad = 0u64;
     let mut normals = Normals {
@@ -125,16 +205,19 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
             let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
             vcount += 1;
             refs.v.push(vcount);
+            sink.pass(&mut out, false)?;
         }
         if uvs {
             for v in 0..nv {
                 let t = m.uv(v).unwrap_or([0.0; 2]);
                 let _ = writeln!(out, "vt {} {}", t[0], 1.0 - t[1]);
+                sink.pass(&mut out, false)?;
             }
         }
         for v in 0..nv {
             let n = m.normal(v).and_then(unit);
             normals.write(&mut out, n, &mut refs);
+            sink.pass(&mut out, false)?;
         }
         for p in &ps {
             let _ = writeln!(out, "o {}", clean(&p.name));
@@ -144,6 +227,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                 for t in 0..n / 3 {
                     let k = |j: usize| m.batch_vertex(b, 3 * t + j).unwrap_or(0);
                     face(&mut out, &refs, [k(0), k(1), k(2)], uvs);
+                    sink.pass(&mut out, false)?;
                 }
             }
         }
@@ -174,11 +258,13 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                 let _ = writeln!(out, "v {} {} {}", pos[0], pos[1], pos[2]);
                 vcount += 1;
                 refs.v.push(vcount);
+                sink.pass(&mut out, false)?;
             }
             if uvs {
                 for &v in &order {
                     let t = m.uv(v as usize).unwrap_or([0.0; 2]);
                     let _ = writeln!(out, "vt {} {}", t[0], 1.0 - t[1]);
+                    sink.pass(&mut out, false)?;
                 }
             }
             for &v in &order {
@@ -187,6 +273,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                     .map(|n| transform_dir(w, n))
                     .and_then(unit);
                 normals.write(&mut out, n, &mut refs);
+                sink.pass(&mut out, false)?;
             }
             for b in &p.batches {
                 let _ = writeln!(out, "usemtl mat_{}", b.material_index);
@@ -198,6 +285,7 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
                     };
                     let ks = [k(0), k(1), k(2)];
                     face(&mut out, &refs, ks, uvs);
+                    sink.pass(&mut out, false)?;
                 }
             }
         }
@@ -217,8 +305,9 @@ pub fn obj(m: &Model<'_>, o: &Options) -> Result<Exported, Issue> {
     .into_iter()
     .flatten()
     .collect();
-    Ok(Exported {
-        bytes: out.into_bytes(),
+    sink.pass(&mut out, true)?;
+    Ok(Written {
+        bytes: sink.written,
         diagnostics,
     })
 }
