@@ -35,7 +35,8 @@ fn run(skel: &Path, out: &Path, s: usize) -> Result<(), String> {
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let image = v["image"].as_str().ok_or("no \"image\"")?;
     let img_path: PathBuf = skel.parent().unwrap_or(Path::new(".")).join(image);
-    let img = re2d::png_io::read_png_file(&img_path).map_err(|e| format!("{}: {e:?}", img_path.display()))?;
+    let img = re2d::png_io::read_png_file(&img_path)
+        .map_err(|e| format!("{}: {e:?}", img_path.display()))?;
     let (w, h) = (img.width as usize, img.height as usize);
     let mut bones = Vec::new();
     for b in v["bones"].as_array().ok_or("no \"bones\"")? {
@@ -137,7 +138,9 @@ fn put(px: &mut [u8], ow: usize, x: usize, y: usize, c: [u8; 4]) {
 
 fn line(px: &mut [u8], ow: usize, oh: usize, a: [f64; 2], b: [f64; 2], sf: f64) {
     let (a, b) = ([a[0] / sf, a[1] / sf], [b[0] / sf, b[1] / sf]);
-    let n = ((b[0] - a[0]).abs().max((b[1] - a[1]).abs()) * 2.0).ceil().max(1.0) as usize;
+    let n = ((b[0] - a[0]).abs().max((b[1] - a[1]).abs()) * 2.0)
+        .ceil()
+        .max(1.0) as usize;
     for i in 0..=n {
         let t = i as f64 / n as f64;
         let (x, y) = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]));
