@@ -64,6 +64,9 @@ pub struct Limits {
     pub bvh_max_joints: u32,
     /// Most channels per BVH frame (the sum over all joints).
     pub bvh_max_channels: u32,
+    /// Most bones a rig skeleton declaration may have (rig.md §1; checked
+    /// before anything per bone is allocated; connector bones come on top).
+    pub rig_max_bones: u32,
 }
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
@@ -77,6 +80,10 @@ pub const BVH_FRAMES_CEILING: u32 = 1 << 24;
 pub const BVH_JOINTS_CEILING: u32 = 1 << 16;
 /// The most channels `bvh-max-channels` may allow (six per joint).
 pub const BVH_CHANNELS_CEILING: u32 = 6 << 16;
+/// The most bones `rig-max-bones` may allow: labels are one byte (1 + bone
+/// index) and declared plus connector bones must fit the 255 bones of a
+/// `.riv` model.
+pub const RIG_BONES_CEILING: u32 = 127;
 
 impl Limits {
     /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
@@ -122,6 +129,7 @@ impl Limits {
         bvh_max_frames: 1_000_000,
         bvh_max_joints: 1024,
         bvh_max_channels: 6144,
+        rig_max_bones: 64,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -217,6 +225,11 @@ impl Limits {
             "most channels in one BVH frame, all joints together (at most 393216)",
             "6144",
         ),
+        (
+            "rig-max-bones",
+            "most bones in a rig skeleton declaration (at most 127)",
+            "64",
+        ),
     ];
 
     /// Sets the limit called `name` (a [`Limits::TABLE`] name) from `value`
@@ -258,6 +271,7 @@ impl Limits {
             "bvh-max-frames" => self.bvh_max_frames = small(BVH_FRAMES_CEILING as u64)?,
             "bvh-max-joints" => self.bvh_max_joints = small(BVH_JOINTS_CEILING as u64)?,
             "bvh-max-channels" => self.bvh_max_channels = small(BVH_CHANNELS_CEILING as u64)?,
+            "rig-max-bones" => self.rig_max_bones = small(RIG_BONES_CEILING as u64)?,
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(
