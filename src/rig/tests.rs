@@ -103,3 +103,46 @@ fn slicing_matches_the_truth_biped() {
 fn slicing_matches_the_truth_quadruped() {
     slicing_gate(quadruped(), "quadruped");
 }
+
+fn verification(c: &Case, what: &str) -> super::verify::Verification {
+    let tree = super::tree::build(&c.sk);
+    let map = super::verify::PivotMap::new(&c.sk, &tree, &c.sl);
+    let v = super::verify::verify(&c.sk, &c.sil, &c.sl, &map);
+    eprintln!(
+        "{what}: reassembly IoU {:.4} colour {:.4} ({} connectors)",
+        v.iou,
+        v.colour,
+        tree.connectors()
+    );
+    for k in &v.controls {
+        eprintln!(
+            "  {:10} whole IoU {:.4} colour {:.4} | window IoU {:.4} colour {:.4} vs correct {:.4} {:.4} | fails {} | {}",
+            k.name,
+            k.iou,
+            k.colour,
+            k.window_iou,
+            k.window_colour,
+            k.correct_iou,
+            k.correct_colour,
+            k.fails,
+            k.detail
+        );
+    }
+    v
+}
+
+#[test]
+fn reassembly_passes_and_its_controls_fail() {
+    for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
+        let v = verification(c, what);
+        assert!(
+            v.iou >= super::verify::T_IOU && v.colour >= super::verify::T_COLOUR,
+            "{what}"
+        );
+        assert_eq!(v.controls.len(), 3, "{what}");
+        for k in &v.controls {
+            assert!(k.fails, "{what}: control {} does not fail: {k:?}", k.name);
+        }
+        assert!(v.pass, "{what}");
+    }
+}
