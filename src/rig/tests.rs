@@ -146,3 +146,77 @@ fn reassembly_passes_and_its_controls_fail() {
         assert!(v.pass, "{what}");
     }
 }
+
+fn tables(
+    c: &Case,
+    what: &str,
+) -> (
+    super::weights::SchemeTable,
+    Vec<super::mesh::StepRow>,
+    Option<usize>,
+) {
+    use super::weights::{Scheme, bend_maps, table, weights};
+    let meshes: Vec<_> =
+        c.sl.parts
+            .iter()
+            .map(|p| super::mesh::grid(p, 8).expect("mesh"))
+            .collect();
+    let t = table(&c.sk, &c.sl, &meshes);
+    eprintln!("{what}: scheme | distal px (sum) | proximal px (max) | largest volume loss %");
+    for r in &t.rows {
+        eprintln!(
+            "  {:12} {:8} {:6} {:7.2}",
+            r.scheme.name(),
+            r.distal.iter().sum::<u64>(),
+            r.proximal.iter().max().copied().unwrap_or(0),
+            r.max_loss() * 100.0
+        );
+    }
+    eprintln!("  chosen {:?}", t.chosen.map(Scheme::name));
+    let scheme = t.chosen.unwrap_or(Scheme::SmoothZone);
+    let wf = |k: usize, p: [f64; 2]| weights(scheme, &c.sk, k, p);
+    let sk = &c.sk;
+    let bends = |k: usize| {
+        if sk.bones[k].parent.is_some() {
+            vec![
+                bend_maps(sk, k, 30f64.to_radians()),
+                bend_maps(sk, k, -30f64.to_radians()),
+            ]
+        } else {
+            Vec::new()
+        }
+    };
+    let (rows, step) = super::mesh::step_table(&c.sl.parts, &wf, &bends);
+    eprintln!("{what}: step | max deviation px | vertices");
+    for r in &rows {
+        eprintln!(
+            "  {:3} {:8.4} {:7} {}",
+            r.step,
+            r.deviation,
+            r.vertices,
+            if r.too_many { "too many" } else { "" }
+        );
+    }
+    eprintln!("  chosen step {step:?}");
+    (t, rows, step)
+}
+
+#[test]
+fn weights_are_local_and_the_ramp_is_not() {
+    for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
+        let (t, _, step) = tables(c, what);
+        let ramp = t
+            .rows
+            .iter()
+            .find(|r| r.scheme == super::weights::Scheme::Ramp)
+            .expect("ramp");
+        assert!(
+            !ramp.local(),
+            "{what}: the ramp control must change proximal pixels"
+        );
+        let chosen = t.chosen.expect("a local scheme");
+        let row = t.rows.iter().find(|r| r.scheme == chosen).expect("row");
+        assert!(row.local(), "{what}");
+        assert!(step.is_some(), "{what}: no grid step satisfies the rule");
+    }
+}
