@@ -63,6 +63,14 @@ pub enum PublishError {
         /// The input it resolves to.
         input: PathBuf,
     },
+    /// A folder target that may not be replaced (non-empty without
+    /// `force`, not a folder, or holding an input).
+    Refused {
+        /// The output folder as given.
+        target: PathBuf,
+        /// Why.
+        why: String,
+    },
     /// An I/O step failed; the target is unchanged.
     Io {
         /// The output path as given.
@@ -78,7 +86,7 @@ impl PublishError {
     /// The CLI exit code: 2 (refused target) or 3 (I/O).
     pub fn exit_code(&self) -> i32 {
         match self {
-            PublishError::Clash { .. } => 2,
+            PublishError::Clash { .. } | PublishError::Refused { .. } => 2,
             PublishError::Io { .. } => 3,
         }
     }
@@ -93,6 +101,7 @@ impl fmt::Display for PublishError {
                 target.display(),
                 input.display()
             ),
+            PublishError::Refused { target, why } => write!(f, "{}: {why}", target.display()),
             PublishError::Io { target, what, err } => {
                 write!(f, "{}: {what}: {err}", target.display())
             }
@@ -454,4 +463,118 @@ mod tests {
         assert_eq!(fs::read_dir(&d).unwrap().count(), 2);
         fs::remove_dir_all(&d).unwrap();
     }
+}
+
+/// Publishes a whole folder, all or nothing: `files` (plain names, no
+/// separators) are written into a temporary sibling folder
+/// (`.<name>.<random>.tmp`), each fsynced, and the folder is renamed into
+/// place. An existing target must be an empty folder, or any folder with
+/// `force` (then it is renamed aside, the new one renamed in, and the old
+/// one removed); a target that is not a folder, or that holds one of
+/// `inputs`, is refused (exit 2). On any failure the temporary folder is
+/// removed and the target is untouched.
+pub fn publish_dir(
+    target: &Path,
+    files: &[(String, Vec<u8>)],
+    force: bool,
+    inputs: &[&Path],
+) -> Result<(), PublishError> {
+    let refuse = |why: String| PublishError::Refused {
+        target: target.to_path_buf(),
+        why,
+    };
+    let io = |what: &'static str, err: std::io::Error| PublishError::Io {
+        target: target.to_path_buf(),
+        what,
+        err,
+    };
+    for (n, _) in files {
+        if n.is_empty() || n.contains('/') || n.contains('\\') || n == "." || n == ".." {
+            return Err(refuse(format!("'{n}' is not a plain file name")));
+        }
+    }
+    let exists = match fs::symlink_metadata(target) {
+        Ok(m) => {
+            if !m.is_dir() {
+                return Err(refuse("the output exists and is not a folder".into()));
+            }
+            let non_empty = fs::read_dir(target)
+                .map_err(|e| io("cannot read the output folder", e))?
+                .next()
+                .is_some();
+            if non_empty && !force {
+                return Err(refuse(
+                    "the output folder is not empty (use --force to replace it)".into(),
+                ));
+            }
+            if let Ok(t) = fs::canonicalize(target) {
+                for i in inputs {
+                    if let Ok(c) = fs::canonicalize(i)
+                        && c.starts_with(&t)
+                    {
+                        return Err(refuse(format!(
+                            "the output folder holds the input '{}'",
+                            i.display()
+                        )));
+                    }
+                }
+            }
+            true
+        }
+        Err(_) => false,
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| refuse("the output path has no folder name".into()))?;
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(|e| io("cannot create the parent folder", e))?;
+    let sibling = |tag: &str| {
+        let mut n = std::ffi::OsString::from(".");
+        n.push(name);
+        n.push(format!(".{}.{tag}", random_suffix()));
+        parent.join(n)
+    };
+    let tmp = sibling("tmp");
+    fs::create_dir(&tmp).map_err(|e| io("cannot create a temporary folder", e))?;
+    let written = (|| -> std::io::Result<()> {
+        for (n, bytes) in files {
+            let mut f = fs::File::create(tmp.join(n))?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755))?;
+        }
+        test_pause();
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(io("cannot write the output files", e));
+    }
+    if exists {
+        let old = sibling("old");
+        if let Err(e) = fs::rename(target, &old) {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(io("cannot move the old output folder aside", e));
+        }
+        if let Err(e) = fs::rename(&tmp, target) {
+            let _ = fs::rename(&old, target);
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(io("cannot rename the new output folder into place", e));
+        }
+        let _ = fs::remove_dir_all(&old);
+    } else if let Err(e) = fs::rename(&tmp, target) {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(io("cannot rename the output folder into place", e));
+    }
+    if let Ok(d) = fs::File::open(&parent) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
