@@ -34,6 +34,9 @@ use crate::riv::{self, Model};
 
 /// Mesh step the weight-scheme table is measured with (px).
 pub const TABLE_STEP: usize = 8;
+/// zlib level of the written PNGs (fast: the folder is an intermediate
+/// product; `re2d` tools recompress at 9 where size matters).
+pub const PNG_LEVEL: u32 = 2;
 /// Walk frames on the contact sheet.
 pub const SHEET_FRAMES: usize = 8;
 /// Contact-sheet panels are the drawing scaled down by this factor.
@@ -154,7 +157,7 @@ pub fn slice_stage(input: &Input, t: &mut Timings) -> Result<Sliced, RigError> {
 /// The files of `rig slice`: part PNGs, `pivots.json`, `labels.png`.
 pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, RigError> {
     let enc = |rgba: &[u8], w: usize, h: usize| {
-        crate::png_io::encode_rgba(rgba, w as u32, h as u32)
+        crate::png_encode::encode_rgba_level(rgba, w as u32, h as u32, PNG_LEVEL)
             .map_err(|e| RigError::new("E_RIG_IMAGE", e))
     };
     let mut files = Vec::new();
@@ -282,7 +285,7 @@ pub fn model_json(
             .iter()
             .map(|&v| {
                 let mut e = Vec::new();
-                for (bone, wt) in weights::weights(m.scheme, sk, k, v) {
+                for &(bone, wt) in weights::weights(m.scheme, sk, k, v).iter() {
                     e.push(json!(sk.bones[bone].name));
                     e.push(json!(wt));
                 }
@@ -761,6 +764,6 @@ fn sheet(
             }
         }
     }
-    crate::png_io::encode_rgba(&out, sw as u32, sh as u32)
+    crate::png_encode::encode_rgba_level(&out, sw as u32, sh as u32, PNG_LEVEL)
         .map_err(|e| RigError::new("E_RIG_IMAGE", e))
 }

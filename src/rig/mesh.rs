@@ -226,7 +226,7 @@ pub fn raster(
 }
 
 /// Weights of a point of part `k`: `(bone, weight)` pairs.
-pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> Vec<(usize, f64)> + 'a;
+pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> super::weights::Pairs + 'a;
 
 /// Largest deviation (px) between mesh and exact per-pixel skinning of
 /// `part` (declared bone `k`) at grid `step`, over the bends `maps`.
@@ -250,7 +250,7 @@ pub fn deviation(
                 [xs[cx + 1] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
                 [xs[cx] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
             ];
-            let cw: Vec<Vec<(usize, f64)>> = corners.iter().map(|&p| weights(k, p)).collect();
+            let cw: Vec<super::weights::Pairs> = corners.iter().map(|&p| weights(k, p)).collect();
             if cw.iter().all(|x| x.len() == 1 && *x == cw[0]) {
                 continue; // one affine map over the whole cell: exact
             }

@@ -251,6 +251,10 @@ pub fn reassemble(
 
 /// Straight-alpha "over" of `s` onto `d`.
 pub fn over(d: &mut [u8], s: &[u8]) {
+    if s[3] == 255 || d[3] == 0 {
+        d.copy_from_slice(&s[..4]);
+        return;
+    }
     let sa = s[3] as f32 / 255.0;
     let da = d[3] as f32 / 255.0;
     let oa = sa + da * (1.0 - sa);

@@ -82,15 +82,48 @@ impl Scheme {
     }
 }
 
+/// At most two `(bone, weight)` pairs, without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Pairs {
+    n: usize,
+    p: [(usize, f64); 2],
+}
+
+impl Pairs {
+    fn one(b: usize) -> Pairs {
+        Pairs {
+            n: 1,
+            p: [(b, 1.0), (0, 0.0)],
+        }
+    }
+
+    fn two(a: (usize, f64), b: (usize, f64)) -> Pairs {
+        Pairs { n: 2, p: [a, b] }
+    }
+}
+
+impl std::ops::Deref for Pairs {
+    type Target = [(usize, f64)];
+    fn deref(&self) -> &[(usize, f64)] {
+        &self.p[..self.n]
+    }
+}
+
+impl PartialEq for Pairs {
+    fn eq(&self, o: &Pairs) -> bool {
+        **self == **o
+    }
+}
+
 fn first_child(sk: &Skeleton, k: usize) -> Option<usize> {
     sk.bones.iter().position(|b| b.parent == Some(k))
 }
 
 /// The weights of a point `p` (drawing pixels) of part `k` under `scheme`.
-pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Vec<(usize, f64)> {
+pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Pairs {
     let b = &sk.bones[k];
     match (scheme, b.parent) {
-        (Scheme::Rigid, _) | (Scheme::Zone | Scheme::SmoothZone, None) => vec![(k, 1.0)],
+        (Scheme::Rigid, _) | (Scheme::Zone | Scheme::SmoothZone, None) => Pairs::one(k),
         (Scheme::Zone | Scheme::SmoothZone, Some(parent)) => {
             let s = b.start();
             let a = b.angle();
@@ -101,11 +134,11 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Vec<(usi
                 u = u * u * (3.0 - 2.0 * u);
             }
             if u >= 1.0 {
-                vec![(k, 1.0)]
+                Pairs::one(k)
             } else if u <= 0.0 {
-                vec![(parent, 1.0)]
+                Pairs::one(parent)
             } else {
-                vec![(parent, 1.0 - u), (k, u)]
+                Pairs::two((parent, 1.0 - u), (k, u))
             }
         }
         (Scheme::Ramp, parent) => {
@@ -115,7 +148,7 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Vec<(usi
                 chain.push(c);
             }
             if chain.len() < 2 {
-                return vec![(k, 1.0)];
+                return Pairs::one(k);
             }
             let mut pts: Vec<[f64; 2]> = chain.iter().map(|&c| sk.bones[c].start()).collect();
             pts.push(sk.bones[*chain.last().unwrap_or(&k)].end());
@@ -139,7 +172,7 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Vec<(usi
             let u = s * (chain.len() - 1) as f64;
             let i = (u.floor() as usize).min(chain.len() - 2);
             let f = u - i as f64;
-            vec![(chain[i], 1.0 - f), (chain[i + 1], f)]
+            Pairs::two((chain[i], 1.0 - f), (chain[i + 1], f))
         }
     }
 }
@@ -221,51 +254,30 @@ fn deformed(
         .collect()
 }
 
-/// Renders every part into `win`; with `cover`, records per pixel how many
-/// parts cover it and the last one.
+/// Renders the parts `set` (far to near) into `win` with vertices from
+/// `pose`; with `moving`, marks the pixels the moving parts touch.
 fn render(
     sk: &Skeleton,
     sl: &Slicing,
     meshes: &[PartMesh],
+    set: &[bool],
     pose: &dyn Fn(usize) -> Vec<[f64; 2]>,
     win: [i64; 4],
-    mut cover: Option<(&mut Vec<u8>, &mut Vec<u8>)>,
     mut moving: Option<(&[bool], &mut Vec<bool>)>,
 ) -> Canvas {
     let mut c = Canvas::new(win);
     for k in sk.far_to_near() {
-        let pts = pose(k);
-        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-        for p in &pts {
-            x0 = x0.min(p[0]);
-            y0 = y0.min(p[1]);
-            x1 = x1.max(p[0]);
-            y1 = y1.max(p[1]);
-        }
-        if x1 < win[0] as f64 || y1 < win[1] as f64 || x0 > win[2] as f64 || y0 > win[3] as f64 {
+        if !set[k] {
             continue;
         }
-        match cover.as_mut() {
-            Some((count, last)) => {
-                let mut seen = vec![false; count.len()];
+        let pts = pose(k);
+        match moving.as_mut() {
+            Some((moves, mask)) if moves[k] => {
                 raster(&sl.parts[k], &meshes[k], &pts, &mut c, |i, a| {
-                    seen[i] |= a > 127
-                });
-                for (i, s) in seen.iter().enumerate() {
-                    if *s {
-                        count[i] = count[i].saturating_add(1);
-                        last[i] = k as u8;
-                    }
-                }
+                    mask[i] |= a > 0
+                })
             }
-            None => match moving.as_mut() {
-                Some((moves, mask)) if moves[k] => {
-                    raster(&sl.parts[k], &meshes[k], &pts, &mut c, |i, a| {
-                        mask[i] |= a > 0
-                    })
-                }
-                _ => raster(&sl.parts[k], &meshes[k], &pts, &mut c, |_, _| {}),
-            },
+            _ => raster(&sl.parts[k], &meshes[k], &pts, &mut c, |_, _| {}),
         }
     }
     c
@@ -309,6 +321,22 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
     let rest_area: Vec<u64> = (0..sk.bones.len())
         .map(|k| covered_area(&sl.parts[k], &meshes[k], &meshes[k].verts))
         .collect();
+    // rest coverage of the whole drawing: at rest a part's mesh shows its PNG
+    // exactly (pixel centres hit texel centres), so coverage is PNG alpha > 127
+    let (w, h) = (sl.width, sl.height);
+    let mut count = vec![0u8; w * h];
+    let mut last = vec![0u8; w * h];
+    for p in &sl.parts {
+        for y in 0..p.height {
+            for x in 0..p.width {
+                if p.rgba[(y * p.width + x) * 4 + 3] > 127 {
+                    let i = (y + p.origin[1]) * w + x + p.origin[0];
+                    count[i] = count[i].saturating_add(1);
+                    last[i] = p.bone as u8;
+                }
+            }
+        }
+    }
     for &c in &joints {
         let p = sk.bones[c].parent.unwrap_or(c);
         let (a, b) = (rect_of(&sl.parts[c]), rect_of(&sl.parts[p]));
@@ -318,19 +346,24 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
             a[2].max(b[2]),
             a[3].max(b[3]),
         ];
-        let n = ((win[2] - win[0]) * (win[3] - win[1])) as usize;
-        let (mut count, mut last) = (vec![0u8; n], vec![0u8; n]);
+        let ww = (win[2] - win[0]) as usize;
+        let n = ww * (win[3] - win[1]) as usize;
+        let maps = bend_maps(sk, c, theta);
+        let moves: Vec<bool> = maps.iter().map(|m| *m != IDENTITY).collect();
+        // the parts whose pixels can change in the two exclusive regions: the
+        // moving subtree, and the proximal part (deformed if its weights reach
+        // the bent bone); a static part cannot cover an exclusive pixel
+        let mut set = moves.clone();
+        set[p] = true;
         let rest = render(
             sk,
             sl,
             meshes,
+            &set,
             &|k| meshes[k].verts.clone(),
             win,
-            Some((&mut count, &mut last)),
             None,
         );
-        let maps = bend_maps(sk, c, theta);
-        let moves: Vec<bool> = maps.iter().map(|m| *m != IDENTITY).collect();
         for row in rows.iter_mut() {
             let s = row.scheme;
             let mut swept = vec![false; n];
@@ -338,17 +371,18 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 sk,
                 sl,
                 meshes,
+                &set,
                 &|k| deformed(s, sk, k, &meshes[k], &maps),
                 win,
-                None,
                 Some((&moves, &mut swept)),
             );
             let (mut dist, mut prox) = (0u64, 0u64);
             for i in 0..n {
-                if count[i] != 1 {
+                let gi = (i / ww + win[1] as usize) * w + i % ww + win[0] as usize;
+                if count[gi] != 1 {
                     continue;
                 }
-                let owner = last[i] as usize;
+                let owner = last[gi] as usize;
                 if owner != c && owner != p {
                     continue;
                 }
