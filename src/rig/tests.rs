@@ -10,14 +10,10 @@ use super::slice::{Slicing, slice};
 use crate::limits::Limits;
 use crate::png_io::RgbaImage;
 
-/// The test size: the seed's canvas in release builds, a quarter of it (half a side) in
-/// debug builds, which are too slow for 4.3 Mpx.
+/// The gates run on the seed's canvas (4.3 Mpx), too slow for a debug build: those tests
+/// run in release (`make test-rig`) and are ignored in debug builds.
 fn sized(spec: CharacterSpec) -> CharacterSpec {
-    if cfg!(debug_assertions) {
-        spec.sized(drawings::WIDTH / 2, drawings::HEIGHT / 2)
-    } else {
-        spec
-    }
+    spec
 }
 
 pub(crate) struct Case {
@@ -95,11 +91,19 @@ fn slicing_gate(c: &Case, what: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
 fn slicing_matches_the_truth_biped() {
     slicing_gate(biped(), "biped");
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
 fn slicing_matches_the_truth_quadruped() {
     slicing_gate(quadruped(), "quadruped");
 }
@@ -132,6 +136,10 @@ fn verification(c: &Case, what: &str) -> super::verify::Verification {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
 fn reassembly_passes_and_its_controls_fail() {
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let v = verification(c, what);
@@ -202,6 +210,10 @@ fn tables(
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
 fn weights_are_local_and_the_ramp_is_not() {
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let (t, _, step) = tables(c, what);
@@ -219,4 +231,200 @@ fn weights_are_local_and_the_ramp_is_not() {
         assert!(row.local(), "{what}");
         assert!(step.is_some(), "{what}: no grid step satisfies the rule");
     }
+}
+
+// ---- fast tests (debug too) ----
+
+fn parse(text: &str) -> Result<Skeleton, super::RigError> {
+    Skeleton::parse(text.as_bytes(), &Limits::DEFAULT)
+}
+
+fn with_bones(bones: &str) -> String {
+    format!("{{\"version\": 1, \"image\": \"a.png\", \"bones\": [{bones}]}}")
+}
+
+#[test]
+fn declaration_rules_and_codes() {
+    let ok = with_bones(
+        r#"{"name": "a", "points": [[10, 10], [10, 50]], "radius": [5, 4], "depth": 2},
+           {"name": "b", "parent": "a", "points": [[10, 50], [30, 50], [40, 60]], "radius": 3}"#,
+    );
+    let sk = parse(&ok).expect("valid");
+    assert_eq!(sk.bones[1].parent, Some(0));
+    assert_eq!(sk.bones[1].radii, vec![3.0; 3]);
+    assert_eq!(sk.background, super::skeleton::Background::Auto);
+    assert!(sk.facing_right);
+    let cases = [
+        (
+            r#"{"name": "a", "parent": "b", "points": [[1,1],[2,2]], "radius": 1},
+            {"name": "b", "parent": "a", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_CYCLE",
+        ),
+        (
+            r#"{"name": "a", "parent": "a", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_CYCLE",
+        ),
+        (
+            r#"{"name": "a", "parent": "zz", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_PARENT",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1],[2,2]], "radius": 1},
+            {"name": "a", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_DUPLICATE",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1]], "radius": 1}"#,
+            "E_RIG_POINTS",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1],[1,1]], "radius": 1}"#,
+            "E_RIG_POINTS",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1],[2,2]], "radius": 0}"#,
+            "E_RIG_RADIUS",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1],[2,2]], "radius": [1, -1]}"#,
+            "E_RIG_RADIUS",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,1],[2,2]], "radius": [1, 2, 3]}"#,
+            "E_RIG_RADIUS",
+        ),
+        (
+            r#"{"name": "a", "points": [[1,null],[2,2]], "radius": 1}"#,
+            "E_RIG_NAN",
+        ),
+    ];
+    for (bones, code) in cases {
+        let e = parse(&with_bones(bones)).expect_err(code);
+        assert_eq!(e.code, code, "{bones}: {e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+    assert_eq!(parse("{\"version\": 2}").unwrap_err().code, "E_RIG_VERSION");
+    assert_eq!(parse("[1e999]").unwrap_err().code, "E_RIG_JSON");
+    let out = sk.check_image(20, 40, &Limits::DEFAULT).unwrap_err();
+    assert_eq!(out.code, "E_RIG_OUTSIDE");
+    assert!(
+        out.message.contains("'a'") || out.message.contains("'b'"),
+        "{out}"
+    );
+    sk.check_image(64, 64, &Limits::DEFAULT).expect("inside");
+    // bone count limit, checked before any bone is read
+    let mut l = Limits::DEFAULT;
+    l.rig_max_bones = 1;
+    let e = Skeleton::parse(ok.as_bytes(), &l).unwrap_err();
+    assert_eq!(e.code, "E_RIG_LIMIT");
+}
+
+#[test]
+fn connectors_join_children_that_do_not_start_at_the_tip() {
+    let sk = parse(&with_bones(
+        r#"{"name": "torso", "points": [[50, 100], [50, 20]], "radius": 10},
+           {"name": "head", "parent": "torso", "points": [[50, 20], [50, 5]], "radius": 8},
+           {"name": "arm", "parent": "torso", "points": [[55, 40], [80, 60]], "radius": 4}"#,
+    ))
+    .unwrap();
+    let t = super::tree::build(&sk);
+    assert_eq!(t.connectors(), 1);
+    let names: Vec<&str> = t.bones.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["torso", "head", "arm.connector", "arm"]);
+    // the connector runs from the torso's tip (50, 20) to the arm's first point (55, 40)
+    let c = &t.bones[2];
+    assert!((c.length - (25f64 + 400.0).sqrt()).abs() < 1e-9);
+    // walking the tree reaches the arm's first point exactly where it was drawn
+    let mut start = vec![[0.0; 2]; t.bones.len()];
+    let mut ang = vec![0.0; t.bones.len()];
+    for (i, b) in t.bones.iter().enumerate() {
+        match b.parent {
+            None => {
+                start[i] = b.start;
+                ang[i] = b.angle;
+            }
+            Some(p) => {
+                let l = t.bones[p].length;
+                start[i] = [
+                    start[p][0] + l * ang[p].cos(),
+                    start[p][1] + l * ang[p].sin(),
+                ];
+                ang[i] = ang[p] + b.angle;
+            }
+        }
+    }
+    assert!((start[3][0] - 55.0).abs() < 1e-9 && (start[3][1] - 40.0).abs() < 1e-9);
+    assert!((ang[3] - (20f64).atan2(25.0)).abs() < 1e-12);
+}
+
+#[test]
+fn nearest_feature_is_the_exact_euclidean_nearest() {
+    // brute force on a pseudo-random sparse grid (not a blur: every pixel's source is a feature
+    // at the smallest distance)
+    let (w, h) = (37, 23);
+    let mut seed = 12345u64;
+    let feature: Vec<bool> = (0..w * h)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % 17 == 0
+        })
+        .collect();
+    let near = super::slice::nearest_feature(&feature, w, h);
+    for i in 0..w * h {
+        let (x, y) = ((i % w) as i64, (i / w) as i64);
+        let best = (0..w * h)
+            .filter(|&j| feature[j])
+            .map(|j| ((j % w) as i64 - x).pow(2) + ((j / w) as i64 - y).pow(2))
+            .min()
+            .unwrap();
+        let j = near[i];
+        let got = ((j % w) as i64 - x).pow(2) + ((j / w) as i64 - y).pow(2);
+        assert!(feature[j] && got == best, "pixel {i}: {got} vs {best}");
+    }
+    assert!(
+        super::slice::nearest_feature(&vec![false; 12], 4, 3)
+            .iter()
+            .all(|&j| j == usize::MAX)
+    );
+}
+
+#[test]
+fn keying_gives_fractional_edges_without_green_spill() {
+    let d = drawings::generate(&drawings::biped().sized(424, 632)).unwrap();
+    let img = RgbaImage {
+        data: d.rgba.clone(),
+        width: d.width,
+        height: d.height,
+    };
+    let sil = silhouette(&img, super::skeleton::Background::Auto).unwrap();
+    assert_eq!(sil.key, Some([0, 255, 0]));
+    let (mut partial, mut greenish) = (0, 0);
+    for p in sil.rgba.chunks(4) {
+        if p[3] > 0 && p[3] < 255 {
+            partial += 1;
+            // over a dark background a fringe pixel must not read as green
+            let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+            if g > r.max(b) + 40 {
+                greenish += 1;
+            }
+        }
+    }
+    assert!(partial > 500, "{partial} fractional edge pixels");
+    assert!(
+        greenish * 100 < partial,
+        "{greenish} green of {partial} edge pixels"
+    );
+    // the mask agrees with the painter's coverage >= 0.5 on >= 98 % of the figure (edges are
+    // a large share of this small drawing)
+    let (mut same, mut fig) = (0u64, 0u64);
+    for (i, &t) in d.labels.iter().enumerate() {
+        let m = sil.alpha(i) >= 128;
+        if m || t != 0 {
+            fig += 1;
+            same += u64::from(m == (t != 0));
+        }
+    }
+    assert!(same as f64 / fig as f64 > 0.98, "{same}/{fig}");
 }
