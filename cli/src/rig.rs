@@ -149,8 +149,8 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     }
     publish(&a.out, &built.files, a.force, &inputs)?;
     if a.timings {
-        for (name, ms) in &built.timings.0 {
-            eprintln!("re2d rig build: stage {name}: {ms:.1} ms");
+        for (name, ms, kib) in &built.timings.0 {
+            eprintln!("re2d rig build: stage {name:13} {ms:8.1} ms, peak memory so far {kib} KiB");
         }
         eprintln!(
             "re2d rig build: total {:.1} ms (including reading and publishing)",

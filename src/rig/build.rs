@@ -117,14 +117,28 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
     })
 }
 
-/// Stage times, milliseconds.
+/// Stage times (milliseconds) and the process's peak resident memory after
+/// each stage (KiB, from `/proc/self/status`; 0 where unavailable).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Timings(pub Vec<(&'static str, f64)>);
+pub struct Timings(pub Vec<(&'static str, f64, u64)>);
+
+/// The process's peak resident set so far, KiB (Linux; 0 elsewhere).
+pub fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
 
 impl Timings {
     fn lap(&mut self, name: &'static str, t: &mut Instant) {
         let now = Instant::now();
-        self.0.push((name, (now - *t).as_secs_f64() * 1000.0));
+        self.0
+            .push((name, (now - *t).as_secs_f64() * 1000.0, peak_kib()));
         *t = now;
     }
 }
@@ -371,10 +385,17 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     let mut clock = Instant::now();
     let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     t.lap("verify", &mut clock);
+    let mut v = v;
+    let mut s = s;
     let m = mesh_stage(&input.sk, &s.sl, &mut t)?;
     let mut clock = Instant::now();
     let mut files = slice_files(input, &s)?;
     t.lap("part files", &mut clock);
+    // the still panels now, so the full-size images can go before the model is built
+    let (still, tw, th) = panels(input, &s, &v, &m);
+    v.image = Vec::new();
+    s.sl.owner = Vec::new();
+    t.lap("sheet panels", &mut clock);
     let mj = model_json(
         &input.name,
         &input.sk,
@@ -405,6 +426,9 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
             format!("internal: the model does not validate: {e}"),
         )
     })?;
+    let mut mbytes = serde_json::to_vec(&mj).unwrap_or_default();
+    mbytes.push(b'\n');
+    drop(mj);
     let exported = riv::export(
         &model,
         &riv::Options {
@@ -421,19 +445,19 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         ));
     }
     t.lap("model + riv", &mut clock);
-    let sheet = sheet(
+    let frames = walk_frames(
         input,
         &s,
-        &v,
         &m,
         &model,
         walk.as_ref().map(|_| opts.clip.as_str()),
         opts.fps,
+        (tw, th),
     )?;
+    drop(model);
+    let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);
     let (report, failed) = report(input, &s, &v, &m, walk.as_ref(), &t);
-    let mut mbytes = serde_json::to_vec(&mj).unwrap_or_default();
-    mbytes.push(b'\n');
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
     files.push(("sheet.png".into(), sheet));
@@ -556,7 +580,7 @@ fn report(
     });
     let timings: Map<String, Value> =
         t.0.iter()
-            .map(|(n, ms)| (n.to_string(), json!(ms)))
+            .map(|(n, ms, _)| (n.to_string(), json!(ms)))
             .collect();
     let report = json!({
         "version": 1,
@@ -573,6 +597,7 @@ fn report(
         "gates": {"reassembly": v.pass, "weights_local": weights_local, "ramp_control_fails": ramp_fails,
                   "grid_step": m.step.is_some(), "failed": failed},
         "timings_ms": Value::Object(timings),
+        "peak_memory_kib": t.0.last().map_or(0, |x| x.2),
     });
     (report, failed)
 }
@@ -631,15 +656,9 @@ fn line(img: &mut [u8], w: usize, h: usize, a: [f64; 2], b: [f64; 2], c: [u8; 4]
     }
 }
 
-fn sheet(
-    input: &Input,
-    s: &Sliced,
-    v: &Verification,
-    m: &Meshed,
-    model: &Model,
-    clip: Option<&str>,
-    fps: u32,
-) -> Result<Vec<u8>, RigError> {
+/// The six still panels of the sheet (drawing, ownership, reassembly,
+/// difference, hidden fill, meshes), each `tw × th`.
+fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u8>>, usize, usize) {
     let (w, h) = (input.image.width as usize, input.image.height as usize);
     let grey = [48, 48, 48];
     let mut panels: Vec<Vec<u8>> = Vec::new();
@@ -688,11 +707,22 @@ fn sheet(
     drop(hid);
     let mut meshes = downscale(&v.image, w, h, grey).0;
     let f = SHEET_SCALE as f64;
+    // each mesh's outline (edges of one triangle only) and every fourth grid line: a full
+    // wireframe at this scale would be solid colour
     for (k, pm) in m.meshes.iter().enumerate() {
         let c = palette(k as u8 + 1);
+        let mut edges: std::collections::HashMap<(u16, u16), u8> = std::collections::HashMap::new();
         for t in pm.tris.chunks_exact(3) {
             for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                let (pa, pb) = (pm.verts[a as usize], pm.verts[b as usize]);
+                *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+            }
+        }
+        let every = (4 * pm.step) as f64;
+        for ((a, b), n) in edges {
+            let (pa, pb) = (pm.verts[a as usize], pm.verts[b as usize]);
+            let on_line = (pa[0] == pb[0] && pa[0] % every == 0.0)
+                || (pa[1] == pb[1] && pa[1] % every == 0.0);
+            if n == 1 || on_line {
                 line(
                     &mut meshes,
                     tw,
@@ -705,7 +735,22 @@ fn sheet(
         }
     }
     panels.push(meshes);
-    // walk frames, rendered from the model at 1/SHEET_SCALE
+    (panels, tw, th)
+}
+
+/// Eight walk frames rendered from the model at 1/[`SHEET_SCALE`].
+fn walk_frames(
+    input: &Input,
+    s: &Sliced,
+    m: &Meshed,
+    model: &Model,
+    clip: Option<&str>,
+    fps: u32,
+    (tw, th): (usize, usize),
+) -> Result<Vec<Vec<u8>>, RigError> {
+    let (w, h) = (input.image.width as usize, input.image.height as usize);
+    let grey = [48, 48, 48];
+    let f = SHEET_SCALE as f64;
     let mut frames: Vec<Vec<u8>> = Vec::new();
     if let Some(clip) = clip
         && let Some(c) = model.clip(clip)
@@ -749,6 +794,16 @@ fn sheet(
             frames.push(px);
         }
     }
+    Ok(frames)
+}
+
+/// The sheet: panels on the first row, walk frames on the second.
+fn assemble(
+    panels: &[Vec<u8>],
+    frames: &[Vec<u8>],
+    tw: usize,
+    th: usize,
+) -> Result<Vec<u8>, RigError> {
     let cols = SHEET_FRAMES.max(panels.len());
     let rows = if frames.is_empty() { 1 } else { 2 };
     let (sw, sh) = (cols * tw, rows * th);
@@ -756,7 +811,7 @@ fn sheet(
     for px in out.chunks_exact_mut(4) {
         px.copy_from_slice(&[20, 20, 20, 255]);
     }
-    for (row, list) in [(0, &panels), (1, &frames)] {
+    for (row, list) in [(0, panels), (1, frames)] {
         for (i, p) in list.iter().enumerate() {
             for y in 0..th {
                 let dst = ((row * th + y) * sw + i * tw) * 4;

@@ -167,6 +167,14 @@ impl Canvas {
         }
     }
 
+    /// A transparent window reusing `buf`'s allocation.
+    pub fn reuse(win: [i64; 4], mut buf: Vec<u8>) -> Canvas {
+        let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
+        buf.clear();
+        buf.resize(n * 4, 0);
+        Canvas { win, rgba: buf }
+    }
+
     /// Width.
     pub fn width(&self) -> usize {
         (self.win[2] - self.win[0]).max(0) as usize

@@ -256,7 +256,9 @@ fn deformed(
 
 /// Renders the parts `set` (far to near) into `win` with vertices from
 /// `pose`; with `moving`, marks the pixels the moving parts touch.
+#[allow(clippy::too_many_arguments)]
 fn render(
+    buf: Vec<u8>,
     sk: &Skeleton,
     sl: &Slicing,
     meshes: &[PartMesh],
@@ -265,7 +267,7 @@ fn render(
     win: [i64; 4],
     mut moving: Option<(&[bool], &mut Vec<bool>)>,
 ) -> Canvas {
-    let mut c = Canvas::new(win);
+    let mut c = Canvas::reuse(win, buf);
     for k in sk.far_to_near() {
         if !set[k] {
             continue;
@@ -283,7 +285,14 @@ fn render(
     c
 }
 
-fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]]) -> u64 {
+/// Reused buffers of the table's renders.
+#[derive(Default)]
+struct Scratch {
+    rgba: Vec<u8>,
+    seen: Vec<bool>,
+}
+
+fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Scratch) -> u64 {
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for p in pts {
         x0 = x0.min(p[0]);
@@ -297,10 +306,14 @@ fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]]) -> u64 {
         x1.ceil() as i64 + 1,
         y1.ceil() as i64 + 1,
     ];
-    let mut c = Canvas::new(win);
-    let mut seen = vec![false; c.rgba.len() / 4];
+    let mut c = Canvas::reuse(win, std::mem::take(&mut sc.rgba));
+    let seen = &mut sc.seen;
+    seen.clear();
+    seen.resize(c.rgba.len() / 4, false);
     raster(part, mesh, pts, &mut c, |i, a| seen[i] |= a > 127);
-    seen.iter().filter(|s| **s).count() as u64
+    let n = seen.iter().filter(|s| **s).count() as u64;
+    sc.rgba = c.rgba;
+    n
 }
 
 /// Measures every scheme on `meshes` (one per declared bone) and chooses.
@@ -318,8 +331,10 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
             volume_loss: Vec::new(),
         })
         .collect();
+    let mut sc = Scratch::default();
+    let (mut rest_buf, mut bent_buf, mut swept) = (Vec::new(), Vec::new(), Vec::new());
     let rest_area: Vec<u64> = (0..sk.bones.len())
-        .map(|k| covered_area(&sl.parts[k], &meshes[k], &meshes[k].verts))
+        .map(|k| covered_area(&sl.parts[k], &meshes[k], &meshes[k].verts, &mut sc))
         .collect();
     // rest coverage of the whole drawing: at rest a part's mesh shows its PNG
     // exactly (pixel centres hit texel centres), so coverage is PNG alpha > 127
@@ -356,6 +371,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         let mut set = moves.clone();
         set[p] = true;
         let rest = render(
+            std::mem::take(&mut rest_buf),
             sk,
             sl,
             meshes,
@@ -366,8 +382,10 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         );
         for row in rows.iter_mut() {
             let s = row.scheme;
-            let mut swept = vec![false; n];
+            swept.clear();
+            swept.resize(n, false);
             let bent = render(
+                std::mem::take(&mut bent_buf),
                 sk,
                 sl,
                 meshes,
@@ -399,7 +417,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 }
             }
             let pts = deformed(s, sk, c, &meshes[c], &maps);
-            let area = covered_area(&sl.parts[c], &meshes[c], &pts);
+            let area = covered_area(&sl.parts[c], &meshes[c], &pts, &mut sc);
             row.distal.push(dist);
             row.proximal.push(prox);
             row.volume_loss
