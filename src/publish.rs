@@ -25,6 +25,9 @@
 //!    the process dies of that signal. The handler is only installed where
 //!    the signal still has its default action.
 //!
+//! A whole output folder goes through [`publish_dir`]: written into a
+//! temporary sibling folder and renamed into place, all or nothing.
+//!
 //! Errors carry the exit code the CLI uses: 2 for a refused target (usage),
 //! 3 for I/O.
 //!
@@ -407,64 +410,6 @@ fn write_through(path: &Path, m: &fs::Metadata, bytes: &[u8]) -> std::io::Result
     f.flush()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tmp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("re2d-publish-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn symlink_is_followed_and_kept() {
-        let d = tmp("link");
-        fs::create_dir(d.join("real")).unwrap();
-        fs::write(d.join("real/t.png"), b"old").unwrap();
-        std::os::unix::fs::symlink("real/t.png", d.join("out.png")).unwrap();
-        publish(&d.join("out.png"), b"new", &[]).unwrap();
-        assert!(
-            fs::symlink_metadata(d.join("out.png"))
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert_eq!(fs::read(d.join("real/t.png")).unwrap(), b"new");
-        // a dangling link creates its destination
-        std::os::unix::fs::symlink("real/new.png", d.join("dangling.png")).unwrap();
-        publish(&d.join("dangling.png"), b"x", &[]).unwrap();
-        assert_eq!(fs::read(d.join("real/new.png")).unwrap(), b"x");
-        fs::remove_dir_all(&d).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn special_bits_are_dropped_and_hard_links_clash() {
-        use std::os::unix::fs::PermissionsExt;
-        let d = tmp("mode");
-        let t = d.join("t.png");
-        fs::write(&t, b"old").unwrap();
-        fs::set_permissions(&t, fs::Permissions::from_mode(0o4755)).unwrap();
-        publish(&t, b"new", &[]).unwrap();
-        assert_eq!(
-            fs::metadata(&t).unwrap().permissions().mode() & 0o7777,
-            0o755
-        );
-        fs::hard_link(&t, d.join("h.png")).unwrap();
-        let e = publish(&t, b"x", &[&d.join("h.png")]).unwrap_err();
-        assert_eq!(e.exit_code(), 2);
-        assert_eq!(fs::read(&t).unwrap(), b"new");
-        // a directory target is refused, nothing created inside
-        let e = publish(&d, b"x", &[]).unwrap_err();
-        assert_eq!(e.exit_code(), 3);
-        assert_eq!(fs::read_dir(&d).unwrap().count(), 2);
-        fs::remove_dir_all(&d).unwrap();
-    }
-}
-
 /// Publishes a whole folder, all or nothing: `files` (plain names, no
 /// separators) are written into a temporary sibling folder
 /// (`.<name>.<random>.tmp`), each fsynced, and the folder is renamed into
@@ -577,4 +522,62 @@ pub fn publish_dir(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("re2d-publish-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_is_followed_and_kept() {
+        let d = tmp("link");
+        fs::create_dir(d.join("real")).unwrap();
+        fs::write(d.join("real/t.png"), b"old").unwrap();
+        std::os::unix::fs::symlink("real/t.png", d.join("out.png")).unwrap();
+        publish(&d.join("out.png"), b"new", &[]).unwrap();
+        assert!(
+            fs::symlink_metadata(d.join("out.png"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(d.join("real/t.png")).unwrap(), b"new");
+        // a dangling link creates its destination
+        std::os::unix::fs::symlink("real/new.png", d.join("dangling.png")).unwrap();
+        publish(&d.join("dangling.png"), b"x", &[]).unwrap();
+        assert_eq!(fs::read(d.join("real/new.png")).unwrap(), b"x");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_bits_are_dropped_and_hard_links_clash() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tmp("mode");
+        let t = d.join("t.png");
+        fs::write(&t, b"old").unwrap();
+        fs::set_permissions(&t, fs::Permissions::from_mode(0o4755)).unwrap();
+        publish(&t, b"new", &[]).unwrap();
+        assert_eq!(
+            fs::metadata(&t).unwrap().permissions().mode() & 0o7777,
+            0o755
+        );
+        fs::hard_link(&t, d.join("h.png")).unwrap();
+        let e = publish(&t, b"x", &[&d.join("h.png")]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(fs::read(&t).unwrap(), b"new");
+        // a directory target is refused, nothing created inside
+        let e = publish(&d, b"x", &[]).unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 2);
+        fs::remove_dir_all(&d).unwrap();
+    }
 }

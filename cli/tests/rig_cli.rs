@@ -77,7 +77,8 @@ fn bones(v: &mut Value) -> &mut Vec<Value> {
 #[test]
 fn bad_skeletons_are_rejected_with_their_code_and_nothing_written() {
     let (dir, sk) = small("bad");
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
         (
             "E_RIG_CYCLE",
             Box::new(|v| {

@@ -368,7 +368,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            (seed >> 33) % 17 == 0
+            (seed >> 33).is_multiple_of(17)
         })
         .collect();
     let near = super::slice::nearest_feature(&feature, w, h);
@@ -384,7 +384,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
         assert!(feature[j] && got == best, "pixel {i}: {got} vs {best}");
     }
     assert!(
-        super::slice::nearest_feature(&vec![false; 12], 4, 3)
+        super::slice::nearest_feature(&[false; 12], 4, 3)
             .iter()
             .all(|&j| j == usize::MAX)
     );
