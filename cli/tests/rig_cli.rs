@@ -270,6 +270,16 @@ fn build_writes_the_folder_and_every_gate_passes() {
     // the .riv passes the independent structural check
     let (c, stdout, _) = run(&["riv", "check", out.join("character.riv").to_str().unwrap()]);
     assert_eq!(c, 0, "{stdout}");
+    // model.json is the export-riv input of character.riv: exporting it gives the same bytes
+    let again = dir.join("again.riv");
+    let (c, _, stderr) = run(&[
+        "export-riv",
+        out.join("model.json").to_str().unwrap(),
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{stderr}");
+    assert!(std::fs::read(&again).unwrap() == std::fs::read(out.join("character.riv")).unwrap());
     // labels.png: red = 1 + bone index; the painter's truth agrees on ≥ 99 % of the figure
     let labels = re2d::png_io::read_png_file(&out.join("labels.png")).unwrap();
     let truth = re2d::png_io::read_png_file(&dir.join("biped.labels.png")).unwrap();

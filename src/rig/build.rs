@@ -276,6 +276,7 @@ pub fn model_json(
     tree: &Tree,
     m: &Meshed,
     walk: Option<(&str, &motion::Walk)>,
+    with_parts: bool,
 ) -> Value {
     let mut skel = Map::new();
     for b in &tree.bones {
@@ -293,6 +294,9 @@ pub fn model_json(
     let mut parts = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
         textures.insert(b.name.clone(), json!(png_name(&b.name)));
+        if !with_parts {
+            continue;
+        }
         let mesh = &m.meshes[k];
         let w: Vec<Value> = mesh
             .verts
@@ -321,8 +325,10 @@ pub fn model_json(
         "name": name,
         "skeleton": Value::Object(skel),
         "textures": Value::Object(textures),
-        "parts": parts,
     });
+    if with_parts {
+        root["parts"] = Value::Array(parts);
+    }
     if let Some((clip, walk)) = walk {
         let mut tracks = Map::new();
         for (b, angles) in sk.bones.iter().zip(&walk.angles) {
@@ -357,6 +363,124 @@ pub fn model_json(
         root["clips"] = json!({ clip: c });
     }
     root
+}
+
+fn push_nums(out: &mut String, v: impl Iterator<Item = f64>) {
+    out.push('[');
+    for (i, x) in v.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{}", x + 0.0));
+    }
+    out.push(']');
+}
+
+/// The `export-riv` model and its `model.json` text, without a JSON tree of
+/// the meshes (they are most of the model: the skeleton, textures and clip
+/// are validated by [`Model::from_json`], the parts are added as computed).
+pub fn model(
+    name: &str,
+    sk: &Skeleton,
+    tree: &Tree,
+    m: &Meshed,
+    walk: Option<(&str, &motion::Walk)>,
+    pngs: Vec<(String, Vec<u8>)>,
+    limits: &Limits,
+) -> Result<(Model, Vec<u8>), RigError> {
+    let internal = |e: riv::RivError| {
+        RigError::new(
+            "E_RIG_MODEL",
+            format!("internal: the model does not validate: {e}"),
+        )
+    };
+    let head = model_json(name, sk, tree, m, walk, false);
+    let mut none = |id: &str, _: &Value| -> Result<(String, Vec<u8>), riv::RivError> {
+        Err(riv::RivError::new(
+            riv::Code::Texture,
+            format!("texture {id}"),
+        ))
+    };
+    let mut model = Model::from_json(&head, &mut none, limits).map_err(internal)?;
+    let mut text = serde_json::to_string(&head).unwrap_or_default();
+    text.pop(); // the closing brace
+    text.push_str(",\"parts\":[");
+    for (k, b) in sk.bones.iter().enumerate() {
+        let file = png_name(&b.name);
+        let png = pngs
+            .iter()
+            .find(|(n, _)| *n == file)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        let (tw, th) = riv::model::png_header_size(&png).unwrap_or((1, 1));
+        model.textures.push(riv::model::Texture {
+            id: Some(b.name.clone()),
+            name: file.clone(),
+            path: Some(file),
+            png,
+            width: tw,
+            height: th,
+        });
+        let mesh = &m.meshes[k];
+        let mut wts = Vec::with_capacity(mesh.verts.len());
+        let mut wtext = String::from("[");
+        for (i, &v) in mesh.verts.iter().enumerate() {
+            let pairs = weights::weights(m.scheme, sk, k, v);
+            let mut e = Vec::with_capacity(2);
+            if i > 0 {
+                wtext.push(',');
+            }
+            wtext.push('[');
+            for (j, &(bone, wt)) in pairs.iter().enumerate() {
+                let bi = model.bone_index(&sk.bones[bone].name).ok_or_else(|| {
+                    RigError::new(
+                        "E_RIG_MODEL",
+                        format!("internal: no bone '{}'", sk.bones[bone].name),
+                    )
+                })?;
+                e.push((bi, wt));
+                if j > 0 {
+                    wtext.push(',');
+                }
+                wtext.push_str(&format!(
+                    "{},{}",
+                    Value::String(sk.bones[bone].name.clone()),
+                    wt + 0.0
+                ));
+            }
+            wtext.push(']');
+            wts.push(e);
+        }
+        wtext.push(']');
+        model.parts.push(riv::model::Part {
+            name: b.name.clone(),
+            texture: Some(model.textures.len() - 1),
+            depth: b.depth,
+            verts: mesh.verts.clone(),
+            uv: mesh.uv.clone(),
+            tris: mesh.tris.clone(),
+            weights: wts,
+        });
+        if k > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            "{{\"name\":{},\"texture\":{},\"depth\":{},\"verts\":",
+            Value::String(b.name.clone()),
+            Value::String(b.name.clone()),
+            b.depth + 0.0
+        ));
+        push_nums(&mut text, mesh.verts.iter().flat_map(|p| [p[0], p[1]]));
+        text.push_str(",\"uv\":");
+        push_nums(&mut text, mesh.uv.iter().flat_map(|p| [p[0], p[1]]));
+        text.push_str(",\"tris\":");
+        push_nums(&mut text, mesh.tris.iter().map(|&t| t as f64));
+        text.push_str(",\"weights\":");
+        text.push_str(&wtext);
+        text.push('}');
+    }
+    text.push_str("]}\n");
+    Ok((model, text.into_bytes()))
 }
 
 /// Everything `rig build` computed.
@@ -396,39 +520,20 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     v.image = Vec::new();
     s.sl.owner = Vec::new();
     t.lap("sheet panels", &mut clock);
-    let mj = model_json(
-        &input.name,
-        &input.sk,
-        &s.tree,
-        &m,
-        walk.as_ref().map(|w| (opts.clip.as_str(), &w.walk)),
-    );
     let pngs: Vec<(String, Vec<u8>)> = files
         .iter()
         .filter(|(n, _)| n.starts_with("part_"))
         .cloned()
         .collect();
-    let mut source = |id: &str, entry: &Value| -> Result<(String, Vec<u8>), riv::RivError> {
-        let Value::String(f) = entry else {
-            return Err(riv::RivError::new(
-                riv::Code::Texture,
-                format!("texture {id}"),
-            ));
-        };
-        pngs.iter()
-            .find(|(n, _)| n == f)
-            .map(|(n, b)| (n.clone(), b.clone()))
-            .ok_or_else(|| riv::RivError::new(riv::Code::Texture, format!("texture {f}")))
-    };
-    let model = Model::from_json(&mj, &mut source, limits).map_err(|e| {
-        RigError::new(
-            "E_RIG_MODEL",
-            format!("internal: the model does not validate: {e}"),
-        )
-    })?;
-    let mut mbytes = serde_json::to_vec(&mj).unwrap_or_default();
-    mbytes.push(b'\n');
-    drop(mj);
+    let (model, mbytes) = model(
+        &input.name,
+        &input.sk,
+        &s.tree,
+        &m,
+        walk.as_ref().map(|w| (opts.clip.as_str(), &w.walk)),
+        pngs,
+        limits,
+    )?;
     let exported = riv::export(
         &model,
         &riv::Options {
