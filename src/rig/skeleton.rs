@@ -82,6 +82,9 @@ pub struct Skeleton {
     pub bones: Vec<Bone>,
     /// The drawing faces right (default) or left.
     pub facing_right: bool,
+    /// The declaration has a `mocap` map: its unmapped bones keep their
+    /// drawn pose (no default joint table, rig.md §1).
+    pub mocap_given: bool,
 }
 
 fn bad(code: &'static str, msg: impl Into<String>) -> RigError {
@@ -223,7 +226,8 @@ impl Skeleton {
             bones.push(parse_bone(o, name, &names)?);
         }
         check_cycles(&bones)?;
-        if let Some(m) = root.get("mocap") {
+        let mocap_given = root.get("mocap").is_some_and(|m| !m.is_null());
+        if let Some(m) = root.get("mocap").filter(|m| !m.is_null()) {
             let Value::Object(m) = m else {
                 return Err(bad("E_RIG_MOCAP", "mocap is not an object"));
             };
@@ -248,6 +252,7 @@ impl Skeleton {
             background,
             bones,
             facing_right,
+            mocap_given,
         })
     }
 
@@ -278,7 +283,9 @@ impl Skeleton {
         self.bones.iter().position(|b| b.name == name)
     }
 
-    /// The bones as `rig::motion` takes them (same order).
+    /// The bones as `rig::motion` takes them (same order). With a `mocap`
+    /// map, a bone not in it is explicitly unmapped (`""`: drawn pose);
+    /// without one, every bone gets the default table where its name allows.
     pub fn motion_bones(&self) -> Vec<MotionBone> {
         self.bones
             .iter()
@@ -287,7 +294,11 @@ impl Skeleton {
                 parent: b.parent,
                 start: b.start(),
                 end: b.end(),
-                joint: b.joint.clone(),
+                joint: match (&b.joint, self.mocap_given) {
+                    (Some(j), _) => Some(j.clone()),
+                    (None, true) => Some(String::new()),
+                    (None, false) => None,
+                },
             })
             .collect()
     }

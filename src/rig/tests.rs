@@ -428,3 +428,19 @@ fn keying_gives_fractional_edges_without_green_spill() {
     }
     assert!(same as f64 / fig as f64 > 0.98, "{same}/{fig}");
 }
+
+#[test]
+fn a_mocap_map_leaves_the_other_bones_in_their_drawn_pose() {
+    let bones = r#"{"name": "body", "points": [[10, 10], [60, 10]], "radius": 5},
+        {"name": "thigh", "parent": "body", "points": [[60, 10], [60, 40]], "radius": 4}"#;
+    let with = format!(
+        "{{\"version\": 1, \"image\": \"a.png\", \"bones\": [{bones}], \"mocap\": {{\"thigh\": \"LeftHip\"}}}}"
+    );
+    let mb = parse(&with).unwrap().motion_bones();
+    // "body" would take the default table's spine joint; with a map it stays as drawn
+    assert_eq!(mb[0].joint.as_deref(), Some(""));
+    assert_eq!(mb[1].joint.as_deref(), Some("LeftHip"));
+    let without = parse(&with_bones(bones)).unwrap().motion_bones();
+    assert_eq!(without[0].joint, None);
+    assert_eq!(without[1].joint, None);
+}
