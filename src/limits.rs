@@ -74,6 +74,9 @@ pub struct Limits {
     /// Most problems `riv check` lists (the rest are counted in one summary
     /// line), so a file of millions of bad records stays small in memory.
     pub riv_max_findings: u32,
+    /// Most bones a rig skeleton declaration may have (rig.md §1; checked
+    /// before anything per bone is allocated; connector bones come on top).
+    pub rig_max_bones: u32,
 }
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
@@ -97,6 +100,10 @@ pub const BVH_FRAMES_CEILING: u32 = 1 << 24;
 pub const BVH_JOINTS_CEILING: u32 = 1 << 16;
 /// The most channels `bvh-max-channels` may allow (six per joint).
 pub const BVH_CHANNELS_CEILING: u32 = 6 << 16;
+/// The most bones `rig-max-bones` may allow: labels are one byte (1 + bone
+/// index) and declared plus connector bones must fit the 255 bones of a
+/// `.riv` model.
+pub const RIG_BONES_CEILING: u32 = 127;
 
 impl Limits {
     /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
@@ -145,6 +152,7 @@ impl Limits {
         bvh_max_channels: 6144,
         export_max_bytes: 1 << 30,
         riv_max_findings: 1000,
+        rig_max_bones: 64,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -255,6 +263,11 @@ impl Limits {
             "most problems `re2d riv check` lists (the rest are counted in one summary line)",
             "1000",
         ),
+        (
+            "rig-max-bones",
+            "most bones in a rig skeleton declaration (at most 127)",
+            "64",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -281,6 +294,7 @@ impl Limits {
         ("bvh-max-channels", BVH_CHANNELS_CEILING as u64),
         ("export-max-bytes", 4 << 30),
         ("riv-max-findings", 1_000_000),
+        ("rig-max-bones", RIG_BONES_CEILING as u64),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -330,6 +344,7 @@ impl Limits {
             "bvh-max-channels" => self.bvh_max_channels = small(),
             "export-max-bytes" => self.export_max_bytes = big(),
             "riv-max-findings" => self.riv_max_findings = small(),
+            "rig-max-bones" => self.rig_max_bones = small(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

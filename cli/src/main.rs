@@ -1,6 +1,6 @@
 // re2d command-line tool: entry point and subcommand dispatch (spec: surface-compiler.md §9).
 //! `re2d compile`, `re2d atlas inspect`, `re2d build`, `re2d render`, `re2d nres`,
-//! `re2d msh`, `re2d export-riv`, `re2d riv check|render-ref`. Each subcommand lives
+//! `re2d msh`, `re2d export-riv`, `re2d riv check|render-ref`, `re2d rig`. Each subcommand lives
 //! in its own file so later tools can be added alongside.
 //!
 //! Exit codes: 0 success, 1 input rejected (invalid file, value or limit),
@@ -18,6 +18,7 @@ mod compile;
 mod msh;
 mod nres;
 mod render;
+mod rig;
 mod riv;
 
 use clap::{Parser, Subcommand};
@@ -29,7 +30,8 @@ struct Cli {
     /// Override a resource limit, e.g. `--limit png-max-side=32768` (repeatable). Limits:
     /// png-max-side, png-max-bytes, json-max-bytes, json-max-depth, file-max-bytes, export-max-bytes,
     /// max-frames, sheet-max-bytes, nres-max-input, nres-max-entries, nres-max-payload,
-    /// msh-max-findings, riv-max-objects, riv-max-findings (sizes take k/M/G; each has a maximum).
+    /// msh-max-findings, riv-max-objects, riv-max-findings, bvh-max-bytes, bvh-max-frames,
+    /// bvh-max-joints, bvh-max-channels, rig-max-bones (sizes take k/M/G; each has a maximum).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = parse_limit)]
     limit: Vec<(String, String)>,
     #[command(subcommand)]
@@ -65,6 +67,9 @@ enum Cmd {
     /// Rive .riv tools: structural check, reference renderer.
     #[command(subcommand)]
     Riv(riv::RivCmd),
+    /// Rig one drawing: skeleton declaration → parts, pivots, meshes, weights, a walk, a .riv.
+    #[command(subcommand)]
+    Rig(rig::RigCmd),
 }
 
 fn main() {
@@ -89,6 +94,7 @@ fn main() {
         Cmd::Msh(c) => msh::run(&c),
         Cmd::ExportRiv(a) => riv::run_export(&a),
         Cmd::Riv(c) => riv::run(&c),
+        Cmd::Rig(c) => rig::run(&c),
     };
     std::process::exit(code);
 }

@@ -5,15 +5,36 @@
 //! | file | stage | spec |
 //! |---|---|---|
 //! | `error.rs` | [`RigError`]: `E_RIG_*` / `E_BVH_*` codes, one line each | §1, §6 |
+//! | `skeleton.rs` | 1. the declaration JSON, parsed and validated (the one skeleton type) | §1 |
+//! | `silhouette.rs` | 2. chroma key (auto / explicit / alpha), fractional edge alpha, despill | §2 |
+//! | `slice.rs` | 3. tubes, ownership by depth, hidden fill by an exact distance transform, cropped parts | §3 |
+//! | `tree.rs` | 4. the output bone tree with connector bones; the pivot map | §1, §3 |
+//! | `verify.rs` | 5. reassembly from the pivot map alone, IoU + colour, three controls | §4 |
+//! | `mesh.rs` | 6a. triangle grids clipped to part alpha, the grid-step table | §5 |
+//! | `weights.rs` | 6b. weight schemes (rigid, ramp, blend zones), changed pixels, volume loss | §5 |
+//! | `build.rs` | 7. the whole pipeline → `export-riv` model, `.riv`, report, contact sheet | §7 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
-//! | `motion.rs` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
+//! | `motion/` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
 //! | `drawings/` | painted test characters on a chroma key with ground-truth labels | issue 19 §7 |
 //!
-//! (The slicing, reassembly, mesh and weight stages are being added.)
+//! Pipeline: [`skeleton::Skeleton::parse`] → [`silhouette::silhouette`] →
+//! [`slice::slice`] → [`tree::build`] → [`verify::verify`] →
+//! [`weights`] / [`mesh`] → [`build::build`] (which runs them all).
 
+pub mod build;
 pub mod bvh;
 pub mod drawings;
 pub mod error;
+pub mod mesh;
 pub mod motion;
+pub mod silhouette;
+pub mod skeleton;
+pub mod slice;
+pub mod tree;
+pub mod verify;
+pub mod weights;
 
 pub use error::RigError;
+
+#[cfg(test)]
+mod tests;

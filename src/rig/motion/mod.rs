@@ -80,7 +80,9 @@ pub struct MotionBone {
     /// Last point of the bone's polyline.
     pub end: [f64; 2],
     /// Capture joint where the bone's limb segment starts (`None`: the
-    /// default mapping when the name allows, else the drawn pose).
+    /// default mapping when the name allows, else the drawn pose; `""`: the
+    /// drawn pose — a declaration with a `mocap` map leaves its other bones
+    /// unmapped, rig.md §1).
     pub joint: Option<String>,
 }
 
@@ -266,6 +268,8 @@ fn resolve(
     let mut segs = Vec::with_capacity(bones.len());
     for b in bones {
         let seg = match &b.joint {
+            // explicitly unmapped: the drawn pose, no default joint
+            Some(name) if name.is_empty() => None,
             Some(name) => {
                 let j = bvh.find(name).map_err(|e| {
                     RigError::new(e.code, format!("bone '{}': {}", b.name, e.message))

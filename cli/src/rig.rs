@@ -1,0 +1,275 @@
+// re2d rig build|slice|verify|mesh|motion: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
+//! Argument parsing and output only; the work is in `re2d::rig`.
+//! Exit codes: 0 success, 1 rejected input (`E_RIG_*` / `E_BVH_*`, one line)
+//! or a failed gate (`E_RIG_GATE`, after the folder and its report are
+//! written), 2 usage (an output folder that is not empty without `--force`),
+//! 3 I/O. Folders are published all or nothing (`re2d::publish::publish_dir`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use re2d::limits::Limits;
+use re2d::rig::RigError;
+use re2d::rig::build::{self, Input, Options, Timings};
+
+/// `re2d rig` subcommands.
+#[derive(clap::Subcommand)]
+pub enum RigCmd {
+    /// The whole pipeline: parts, pivot map, labels, model.json, character.riv, report.json, sheet.png.
+    Build(BuildArgs),
+    /// Silhouette and slicing only: part PNGs, pivots.json, labels.png.
+    Slice(SliceArgs),
+    /// Reassembly from the pivot map and its three controls (JSON on stdout).
+    Verify(StageArgs),
+    /// The weight-scheme and grid-step tables (JSON on stdout).
+    Mesh(StageArgs),
+    /// Retarget a captured walk onto the skeleton (JSON report on stdout).
+    Motion(MotionArgs),
+}
+
+/// `re2d rig build` arguments.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Skeleton declaration JSON (rig.md §1); its `image` is relative to it.
+    skeleton: PathBuf,
+    /// BVH motion capture of a walk (gives the clip).
+    #[arg(long, value_name = "WALK.bvh")]
+    motion: Option<PathBuf>,
+    /// Name of the clip.
+    #[arg(long, default_value = "walk")]
+    clip: String,
+    /// Frames per second of the clip and the .riv.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    fps: u32,
+    /// Output folder (created; published all or nothing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace a non-empty output folder.
+    #[arg(long)]
+    force: bool,
+    /// Print each stage's time.
+    #[arg(long)]
+    timings: bool,
+}
+
+/// `re2d rig slice` arguments.
+#[derive(clap::Args)]
+pub struct SliceArgs {
+    /// Skeleton declaration JSON.
+    skeleton: PathBuf,
+    /// Output folder (created; published all or nothing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Replace a non-empty output folder.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `re2d rig verify` / `re2d rig mesh` arguments.
+#[derive(clap::Args)]
+pub struct StageArgs {
+    /// Skeleton declaration JSON.
+    skeleton: PathBuf,
+}
+
+/// `re2d rig motion` arguments.
+#[derive(clap::Args)]
+pub struct MotionArgs {
+    /// Skeleton declaration JSON.
+    skeleton: PathBuf,
+    /// BVH motion capture of a walk.
+    #[arg(long, value_name = "WALK.bvh")]
+    motion: PathBuf,
+    /// Frames per second of the clip.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    fps: u32,
+}
+
+struct Fail(String, i32);
+
+impl From<RigError> for Fail {
+    fn from(e: RigError) -> Fail {
+        let code = e.exit_code();
+        Fail(e.to_string(), code)
+    }
+}
+
+fn publish(
+    out: &Path,
+    files: &[(String, Vec<u8>)],
+    force: bool,
+    inputs: &[&Path],
+) -> Result<(), Fail> {
+    re2d::publish::publish_dir(out, force, inputs, |tmp| {
+        for (name, bytes) in files {
+            std::fs::write(tmp.join(name), bytes)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| Fail(e.to_string(), e.exit_code()))
+}
+
+/// Refuses a non-empty output folder before any work (the publish step checks again).
+fn precheck(out: &Path, force: bool) -> Result<(), Fail> {
+    if let Ok(m) = std::fs::symlink_metadata(out) {
+        if !m.is_dir() {
+            return Err(Fail(
+                format!("{}: the output exists and is not a folder", out.display()),
+                2,
+            ));
+        }
+        let non_empty = std::fs::read_dir(out)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false);
+        if non_empty && !force {
+            return Err(Fail(
+                format!(
+                    "{}: the output folder is not empty (use --force to replace it)",
+                    out.display()
+                ),
+                2,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn load(p: &Path) -> Result<Input, Fail> {
+    Ok(build::load(p, &Limits::current())?)
+}
+
+fn do_build(a: &BuildArgs) -> Result<String, Fail> {
+    precheck(&a.out, a.force)?;
+    let start = Instant::now();
+    let input = load(&a.skeleton)?;
+    let opts = Options {
+        motion: a.motion.clone(),
+        clip: a.clip.clone(),
+        fps: a.fps,
+    };
+    let built = build::build(&input, &opts, &Limits::current())?;
+    let mut inputs: Vec<&Path> = vec![a.skeleton.as_path(), input.image_path.as_path()];
+    if let Some(m) = &a.motion {
+        inputs.push(m.as_path());
+    }
+    publish(&a.out, &built.files, a.force, &inputs)?;
+    if a.timings {
+        for (name, ms, kib) in &built.timings.0 {
+            eprintln!("re2d rig build: stage {name:13} {ms:8.1} ms, peak memory so far {kib} KiB");
+        }
+        eprintln!(
+            "re2d rig build: total {:.1} ms (including reading and publishing)",
+            start.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    let r = &built.report;
+    let summary = format!(
+        "{}: {} files, {} bones + {} connectors, reassembly IoU {:.4} colour {:.4}, weights {}, grid step {}, hidden {:.1} %",
+        a.out.display(),
+        built.files.len(),
+        r["bones"],
+        r["connectors"],
+        r["reassembly"]["iou"].as_f64().unwrap_or(0.0),
+        r["reassembly"]["colour"].as_f64().unwrap_or(0.0),
+        r["weights"]["chosen"].as_str().unwrap_or("none"),
+        r["grid"]["chosen"],
+        r["slicing"]["hidden_total_pct"].as_f64().unwrap_or(0.0),
+    );
+    if !built.failed.is_empty() {
+        println!("{summary}");
+        return Err(Fail(
+            format!(
+                "E_RIG_GATE: failed gate(s): {} (see {}/report.json)",
+                built.failed.join(", "),
+                a.out.display()
+            ),
+            1,
+        ));
+    }
+    Ok(summary)
+}
+
+fn do_slice(a: &SliceArgs) -> Result<String, Fail> {
+    precheck(&a.out, a.force)?;
+    let input = load(&a.skeleton)?;
+    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let files = build::slice_files(&input, &s)?;
+    publish(
+        &a.out,
+        &files,
+        a.force,
+        &[a.skeleton.as_path(), input.image_path.as_path()],
+    )?;
+    Ok(format!(
+        "{}: {} parts, {} connectors, hidden {:.2} %",
+        a.out.display(),
+        s.sl.parts.len(),
+        s.tree.connectors(),
+        s.sl.hidden_total() * 100.0
+    ))
+}
+
+fn do_verify(a: &StageArgs) -> Result<String, Fail> {
+    let input = load(&a.skeleton)?;
+    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let v = re2d::rig::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
+    println!("{}", build::verify_json(&v));
+    if !v.pass {
+        return Err(Fail(
+            "E_RIG_GATE: the reassembly gate or one of its controls failed".into(),
+            1,
+        ));
+    }
+    Ok(String::new())
+}
+
+fn do_mesh(a: &StageArgs) -> Result<String, Fail> {
+    let input = load(&a.skeleton)?;
+    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let m = build::mesh_stage(&input.sk, &s.sl, &mut Timings::default())?;
+    let j = build::mesh_json(&input.sk, &m);
+    println!("{j}");
+    if m.schemes.chosen.is_none() || m.step.is_none() || j["weights"]["control"]["fails"] != true {
+        return Err(Fail("E_RIG_GATE: a mesh or weight gate failed".into(), 1));
+    }
+    Ok(String::new())
+}
+
+fn do_motion(a: &MotionArgs) -> Result<String, Fail> {
+    let input = load(&a.skeleton)?;
+    let r = build::motion_stage(&input.sk, &a.motion, a.fps, &Limits::current())?;
+    let j = serde_json::json!({
+        "duration": r.walk.duration,
+        "keys": r.report.keys,
+        "cycle": [r.report.start, r.report.end],
+        "event": r.report.event,
+        "joints": input.sk.bones.iter().zip(&r.report.joints).map(|(b, j)| serde_json::json!([b.name, j])).collect::<Vec<_>>(),
+        "clamped_keys": r.report.clamped,
+        "warnings": r.walk.warnings,
+    });
+    println!("{j}");
+    Ok(String::new())
+}
+
+/// Runs `re2d rig …`.
+pub fn run(c: &RigCmd) -> i32 {
+    let (name, r) = match c {
+        RigCmd::Build(a) => ("re2d rig build", do_build(a)),
+        RigCmd::Slice(a) => ("re2d rig slice", do_slice(a)),
+        RigCmd::Verify(a) => ("re2d rig verify", do_verify(a)),
+        RigCmd::Mesh(a) => ("re2d rig mesh", do_mesh(a)),
+        RigCmd::Motion(a) => ("re2d rig motion", do_motion(a)),
+    };
+    match r {
+        Ok(s) => {
+            if !s.is_empty() {
+                println!("{s}");
+            }
+            0
+        }
+        Err(Fail(msg, code)) => {
+            eprintln!("{name}: {msg}");
+            code
+        }
+    }
+}

@@ -1,0 +1,303 @@
+// re2d CLI tests — `re2d rig build|slice|verify|mesh|motion`: the folder it writes, the gates in
+// its report, and every bad input of issue 19 → its code, exit 1, nothing written.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use re2d::rig::drawings::{self, CharacterSpec};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_re2d"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Writes `spec`'s drawing into a fresh folder; returns (folder, skeleton path).
+fn drawing(tag: &str, spec: CharacterSpec) -> (PathBuf, PathBuf) {
+    let dir = common::fresh_dir(&format!("re2d-rig-{tag}"));
+    let d = drawings::generate(&spec).unwrap();
+    let [_, _, sk] = d.write_files(&dir).unwrap();
+    (dir, sk)
+}
+
+fn small(tag: &str) -> (PathBuf, PathBuf) {
+    drawing(tag, drawings::biped().sized(424, 632))
+}
+
+fn edit(sk: &Path, f: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(sk).unwrap()).unwrap();
+    f(&mut v);
+    let out = sk.with_file_name("edited.skeleton.json");
+    std::fs::write(&out, serde_json::to_vec(&v).unwrap()).unwrap();
+    out
+}
+
+/// `rig build` on `sk` fails with `code`, exit 1, one line, and writes nothing.
+fn rejects(dir: &Path, sk: &Path, code: &str) {
+    let out = dir.join("out");
+    let (c, stdout, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 1, "{code}: stderr {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(code), "{code}: {stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(!out.exists(), "{code}: the output folder was written");
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".out"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+fn bones(v: &mut Value) -> &mut Vec<Value> {
+    v["bones"].as_array_mut().unwrap()
+}
+
+#[test]
+fn bad_skeletons_are_rejected_with_their_code_and_nothing_written() {
+    let (dir, sk) = small("bad");
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
+        (
+            "E_RIG_CYCLE",
+            Box::new(|v| {
+                // pelvis (the root) gets a descendant as its parent
+                bones(v)[0]["parent"] = Value::from("chest");
+            }),
+        ),
+        (
+            "E_RIG_PARENT",
+            Box::new(|v| bones(v)[3]["parent"] = Value::from("nobody")),
+        ),
+        (
+            "E_RIG_DUPLICATE",
+            Box::new(|v| {
+                let n = bones(v)[2]["name"].clone();
+                bones(v)[5]["name"] = n;
+            }),
+        ),
+        (
+            "E_RIG_POINTS",
+            Box::new(|v| {
+                let p = bones(v)[4]["points"][0].clone();
+                bones(v)[4]["points"] = Value::Array(vec![p]);
+                bones(v)[4]["radius"] = Value::from(10.0);
+            }),
+        ),
+        (
+            "E_RIG_RADIUS",
+            Box::new(|v| bones(v)[6]["radius"] = Value::from(0.0)),
+        ),
+        (
+            "E_RIG_RADIUS",
+            Box::new(|v| bones(v)[6]["radius"] = Value::from(-3.0)),
+        ),
+        (
+            "E_RIG_OUTSIDE",
+            Box::new(|v| bones(v)[7]["points"][0] = serde_json::json!([5000.0, 10.0])),
+        ),
+        (
+            "E_RIG_NAN",
+            Box::new(|v| bones(v)[7]["points"][0] = serde_json::json!([null, 10.0])),
+        ),
+        (
+            "E_RIG_PART",
+            Box::new(|v| {
+                // a bone whose tube lies on the key only
+                bones(v).push(serde_json::json!({"name": "ghost", "parent": "pelvis",
+                "points": [[4.0, 4.0], [30.0, 4.0]], "radius": 2.0, "depth": 9}));
+            }),
+        ),
+    ];
+    for (code, f) in &cases {
+        let bad = edit(&sk, f);
+        rejects(&dir, &bad, code);
+    }
+    // not JSON at all
+    let garbage = dir.join("garbage.skeleton.json");
+    std::fs::write(&garbage, b"{\"version\": 1, \"bones\": [").unwrap();
+    rejects(&dir, &garbage, "E_RIG_JSON");
+}
+
+#[test]
+fn an_image_without_a_key_border_is_rejected() {
+    let (dir, sk) = small("nokey");
+    let png = dir.join("biped.png");
+    let img = re2d::png_io::read_png_file(&png).unwrap();
+    let (w, h) = (img.width as usize, img.height as usize);
+    let mut px = img.data.clone();
+    // every border pixel a different colour: no key can own the border
+    for i in 0..w * h {
+        let (x, y) = (i % w, i / w);
+        if x < 3 || y < 3 || x >= w - 3 || y >= h - 3 {
+            px[i * 4..i * 4 + 4].copy_from_slice(&[
+                (i * 7) as u8,
+                (i * 13) as u8,
+                (i * 29) as u8,
+                255,
+            ]);
+        }
+    }
+    std::fs::write(
+        &png,
+        re2d::png_io::encode_rgba(&px, img.width, img.height).unwrap(),
+    )
+    .unwrap();
+    rejects(&dir, &sk, "E_RIG_KEY");
+    let auto = edit(&sk, |v| v["background"] = Value::from("auto"));
+    rejects(&dir, &auto, "E_RIG_KEY");
+}
+
+#[test]
+fn a_bad_motion_capture_is_rejected_before_anything_is_written() {
+    let (dir, sk) = small("badbvh");
+    let bvh = dir.join("cut.bvh");
+    let full = std::fs::read(repo().join("assets/mocap/cmu-131-01-walk.bvh")).unwrap();
+    std::fs::write(&bvh, &full[..full.len() / 3]).unwrap();
+    let out = dir.join("out");
+    let (c, _, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        bvh.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 1, "{stderr}");
+    assert!(stderr.contains("E_BVH_"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_non_empty_output_folder_needs_force_and_is_left_alone() {
+    let (dir, sk) = small("force");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), b"mine").unwrap();
+    let (c, _, stderr) = run(&[
+        "rig",
+        "slice",
+        sk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 2, "{stderr}");
+    assert_eq!(std::fs::read(out.join("keep.txt")).unwrap(), b"mine");
+    let (c, stdout, stderr) = run(&[
+        "rig",
+        "slice",
+        sk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(c, 0, "{stderr}");
+    assert!(stdout.contains("17 parts"), "{stdout}");
+    assert!(!out.join("keep.txt").exists());
+    assert!(out.join("pivots.json").exists() && out.join("labels.png").exists());
+}
+
+/// The whole pipeline on the seed-sized biped (release only: `make test-rig`).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn build_writes_the_folder_and_every_gate_passes() {
+    let (dir, sk) = drawing("build", drawings::biped());
+    let out = dir.join("out");
+    let bvh = repo().join("assets/mocap/cmu-131-01-walk.bvh");
+    let (c, stdout, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        bvh.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{stdout}{stderr}");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let parts = names.iter().filter(|n| n.starts_with("part_")).count();
+    assert_eq!(parts, 17, "{names:?}");
+    for f in [
+        "pivots.json",
+        "labels.png",
+        "model.json",
+        "character.riv",
+        "report.json",
+        "sheet.png",
+    ] {
+        assert!(names.iter().any(|n| n == f), "{f} missing: {names:?}");
+    }
+    assert_eq!(names.len(), 17 + 6, "{names:?}");
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(
+        r["gates"]["failed"],
+        serde_json::json!([]),
+        "{}",
+        r["gates"]
+    );
+    assert_eq!(r["motion"]["loop_closed"], true);
+    // the .riv passes the independent structural check
+    let (c, stdout, _) = run(&["riv", "check", out.join("character.riv").to_str().unwrap()]);
+    assert_eq!(c, 0, "{stdout}");
+    // model.json is the export-riv input of character.riv: exporting it gives the same bytes
+    let again = dir.join("again.riv");
+    let (c, _, stderr) = run(&[
+        "export-riv",
+        out.join("model.json").to_str().unwrap(),
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{stderr}");
+    assert!(std::fs::read(&again).unwrap() == std::fs::read(out.join("character.riv")).unwrap());
+    // labels.png: red = 1 + bone index; the painter's truth agrees on ≥ 99 % of the figure
+    let labels = re2d::png_io::read_png_file(&out.join("labels.png")).unwrap();
+    let truth = re2d::png_io::read_png_file(&dir.join("biped.labels.png")).unwrap();
+    let (mut same, mut fig) = (0u64, 0u64);
+    for (a, b) in labels.data.chunks(4).zip(truth.data.chunks(4)) {
+        if a[0] != 0 || b[0] != 0 {
+            fig += 1;
+            same += u64::from(a[0] == b[0]);
+        }
+    }
+    assert!(same as f64 / fig as f64 > 0.99, "{same}/{fig}");
+    // the pivot map holds no world coordinate: no x/y, only PNG pivots
+    let pv: Value =
+        serde_json::from_slice(&std::fs::read(out.join("pivots.json")).unwrap()).unwrap();
+    for b in pv["bones"].as_array().unwrap() {
+        assert!(
+            b.get("x").is_none() && b.get("y").is_none() && b.get("start").is_none(),
+            "{b}"
+        );
+    }
+}

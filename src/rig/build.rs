@@ -1,0 +1,929 @@
+//! Stage 7: the whole pipeline (rig.md §7) — a declaration and its drawing
+//! (and optionally a BVH walk) → the files of the `rig build` folder:
+//!
+//! | file | what |
+//! |---|---|
+//! | `part_<bone>.png` | each part cropped to its box + margin, hidden area filled (§3) |
+//! | `pivots.json` | the pivot map: per bone parent, length, angle, PNG, pivot in PNG pixels, depth — no world coordinates |
+//! | `labels.png` | the ownership map at the drawing's size: red = 1 + bone index in the declaration, 0 = background |
+//! | `model.json` | the `export-riv` input model (§7 of rive-export.md): bones incl. connectors, parts, meshes, weights, the walk clip |
+//! | `character.riv` | that model through the `.riv` writer |
+//! | `report.json` | every number with its control's number and threshold, the gates, the stage times |
+//! | `sheet.png` | contact sheet: drawing, ownership map, reassembly, its difference, hidden fill, meshes; eight walk frames |
+//!
+//! Textures in `model.json` are the part PNGs, by relative path. Every file
+//! is computed in memory; the CLI publishes the folder all or nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::RigError;
+use super::mesh::{self, Canvas, PartMesh, StepRow};
+use super::motion::{self, MotionOptions, Retargeted};
+use super::silhouette::{Silhouette, silhouette};
+use super::skeleton::Skeleton;
+use super::slice::{Slicing, slice};
+use super::tree::{self, Tree};
+use super::verify::{self, PivotMap, Verification, png_name};
+use super::weights::{self, Scheme, SchemeTable};
+use crate::limits::{Limits, ReadError, read_file};
+use crate::png_io::RgbaImage;
+use crate::riv::{self, Model};
+
+/// Mesh step the weight-scheme table is measured with (px).
+pub const TABLE_STEP: usize = 8;
+/// zlib level of the written PNGs (fast: the folder is an intermediate
+/// product; `re2d` tools recompress at 9 where size matters).
+pub const PNG_LEVEL: u32 = 2;
+/// Walk frames on the contact sheet.
+pub const SHEET_FRAMES: usize = 8;
+/// Contact-sheet panels are the drawing scaled down by this factor.
+pub const SHEET_SCALE: usize = 4;
+
+/// Build options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// BVH capture of a walk (none: no clip).
+    pub motion: Option<PathBuf>,
+    /// Clip name.
+    pub clip: String,
+    /// Clip / export frames per second.
+    pub fps: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            motion: None,
+            clip: "walk".into(),
+            fps: 60,
+        }
+    }
+}
+
+/// A declaration and its drawing.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The declaration.
+    pub sk: Skeleton,
+    /// The drawing, RGBA8.
+    pub image: RgbaImage,
+    /// The drawing's path.
+    pub image_path: PathBuf,
+    /// The model name (the declaration's file stem).
+    pub name: String,
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> RigError {
+    RigError::new("E_IO", format!("{}: {e}", path.display()))
+}
+
+/// Reads and validates the declaration and its drawing (the PNG's size is
+/// checked against the limits before its pixels are decoded).
+pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
+    let text = read_file(path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
+        ReadError::Io(e) => io_err(path, e),
+        ReadError::TooLarge(e) => RigError::new("E_RIG_LIMIT", format!("{}: {e}", path.display())),
+    })?;
+    let sk = Skeleton::parse(&text, limits)?;
+    let image_path = path.parent().unwrap_or(Path::new("")).join(&sk.image);
+    let bytes =
+        read_file(&image_path, limits.file_max_bytes, "file-max-bytes").map_err(|e| match e {
+            ReadError::Io(e) => io_err(&image_path, e),
+            ReadError::TooLarge(e) => {
+                RigError::new("E_RIG_LIMIT", format!("{}: {e}", image_path.display()))
+            }
+        })?;
+    let Some((w, h)) = riv::model::png_header_size(&bytes) else {
+        return Err(RigError::new(
+            "E_RIG_IMAGE",
+            format!("{}: not a PNG", image_path.display()),
+        ));
+    };
+    sk.check_image(w, h, limits)?;
+    let image = crate::png_io::decode_rgba_limited(std::io::Cursor::new(&bytes), limits)
+        .map_err(|e| RigError::new("E_RIG_IMAGE", format!("{}: {e}", image_path.display())))?;
+    let name = path
+        .file_stem()
+        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
+    Ok(Input {
+        sk,
+        image,
+        image_path,
+        name,
+    })
+}
+
+/// Stage times (milliseconds) and the process's peak resident memory after
+/// each stage (KiB, from `/proc/self/status`; 0 where unavailable).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timings(pub Vec<(&'static str, f64, u64)>);
+
+/// The process's peak resident set so far, KiB (Linux; 0 elsewhere).
+pub fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+impl Timings {
+    fn lap(&mut self, name: &'static str, t: &mut Instant) {
+        let now = Instant::now();
+        self.0
+            .push((name, (now - *t).as_secs_f64() * 1000.0, peak_kib()));
+        *t = now;
+    }
+}
+
+/// Stages 2–4: silhouette, slicing, tree, pivot map.
+pub struct Sliced {
+    /// Keyed drawing.
+    pub sil: Silhouette,
+    /// Parts and ownership.
+    pub sl: Slicing,
+    /// Output tree.
+    pub tree: Tree,
+    /// Pivot map.
+    pub map: PivotMap,
+}
+
+/// Runs stages 2–4.
+pub fn slice_stage(input: &Input, t: &mut Timings) -> Result<Sliced, RigError> {
+    let mut clock = Instant::now();
+    let sil = silhouette(&input.image, input.sk.background)?;
+    t.lap("silhouette", &mut clock);
+    let sl = slice(&input.sk, &sil)?;
+    t.lap("slice", &mut clock);
+    let tree = tree::build(&input.sk);
+    let map = PivotMap::new(&input.sk, &tree, &sl);
+    t.lap("tree", &mut clock);
+    Ok(Sliced { sil, sl, tree, map })
+}
+
+/// The files of `rig slice`: part PNGs, `pivots.json`, `labels.png`.
+pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, RigError> {
+    let enc = |rgba: &[u8], w: usize, h: usize| {
+        crate::png_encode::encode_rgba_level(rgba, w as u32, h as u32, PNG_LEVEL)
+            .map_err(|e| RigError::new("E_RIG_IMAGE", e))
+    };
+    let mut files = Vec::new();
+    for p in &s.sl.parts {
+        files.push((png_name(&p.name), enc(&p.rgba, p.width, p.height)?));
+    }
+    let mut pivots = serde_json::to_vec_pretty(&s.map.to_json()).unwrap_or_default();
+    pivots.push(b'\n');
+    files.push(("pivots.json".into(), pivots));
+    let labels = s.sl.labels(&s.sil);
+    let mut px = Vec::with_capacity(labels.len() * 4);
+    for l in labels {
+        px.extend_from_slice(&[l, 0, 0, 255]);
+    }
+    files.push((
+        "labels.png".into(),
+        enc(&px, input.image.width as usize, input.image.height as usize)?,
+    ));
+    Ok(files)
+}
+
+/// Stage 6: the tables and the meshes of the chosen scheme and step.
+pub struct Meshed {
+    /// Weight-scheme table.
+    pub schemes: SchemeTable,
+    /// Grid-step table.
+    pub steps: Vec<StepRow>,
+    /// Chosen step (`None`: no step satisfied the rule; [`TABLE_STEP`] is used).
+    pub step: Option<usize>,
+    /// The scheme the meshes carry (the chosen one, else `smooth-zone`).
+    pub scheme: Scheme,
+    /// One mesh per declared bone at the step used.
+    pub meshes: Vec<PartMesh>,
+}
+
+/// Runs stage 6.
+pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed, RigError> {
+    let mut clock = Instant::now();
+    let table_meshes = sl
+        .parts
+        .iter()
+        .map(|p| mesh::grid(p, TABLE_STEP))
+        .collect::<Result<Vec<_>, _>>()?;
+    let schemes = weights::table(sk, sl, &table_meshes);
+    t.lap("weights", &mut clock);
+    let scheme = schemes.chosen.unwrap_or(Scheme::SmoothZone);
+    let wf = |k: usize, p: [f64; 2]| weights::weights(scheme, sk, k, p);
+    let bends = |k: usize| {
+        if sk.bones[k].parent.is_some() {
+            vec![
+                weights::bend_maps(sk, k, 30f64.to_radians()),
+                weights::bend_maps(sk, k, -30f64.to_radians()),
+            ]
+        } else {
+            Vec::new()
+        }
+    };
+    let (steps, step) = mesh::step_table(&sl.parts, &wf, &bends);
+    let used = step.unwrap_or(TABLE_STEP);
+    let meshes = if used == TABLE_STEP {
+        table_meshes
+    } else {
+        sl.parts
+            .iter()
+            .map(|p| mesh::grid(p, used))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    t.lap("mesh", &mut clock);
+    Ok(Meshed {
+        schemes,
+        steps,
+        step,
+        scheme,
+        meshes,
+    })
+}
+
+/// Motion: the walk retargeted from a BVH file.
+pub fn motion_stage(
+    sk: &Skeleton,
+    path: &Path,
+    fps: u32,
+    limits: &Limits,
+) -> Result<Retargeted, RigError> {
+    let bvh = super::bvh::read(path, limits)?;
+    let opts = MotionOptions {
+        facing_right: sk.facing_right,
+        fps: fps as f64,
+        ..MotionOptions::default()
+    };
+    motion::retarget_with_report(&bvh, &sk.motion_bones(), &opts)
+}
+
+fn flat(v: &[[f64; 2]]) -> Vec<f64> {
+    v.iter().flat_map(|p| [p[0], p[1]]).collect()
+}
+
+/// The `export-riv` model JSON.
+pub fn model_json(
+    name: &str,
+    sk: &Skeleton,
+    tree: &Tree,
+    m: &Meshed,
+    walk: Option<(&str, &motion::Walk)>,
+    with_parts: bool,
+) -> Value {
+    let mut skel = Map::new();
+    for b in &tree.bones {
+        let mut o = json!({"length": b.length, "angle": b.angle});
+        match b.parent {
+            Some(p) => o["parent"] = json!(tree.bones[p].name),
+            None => {
+                o["x"] = json!(b.start[0]);
+                o["y"] = json!(b.start[1]);
+            }
+        }
+        skel.insert(b.name.clone(), o);
+    }
+    let mut textures = Map::new();
+    let mut parts = Vec::new();
+    for (k, b) in sk.bones.iter().enumerate() {
+        textures.insert(b.name.clone(), json!(png_name(&b.name)));
+        if !with_parts {
+            continue;
+        }
+        let mesh = &m.meshes[k];
+        let w: Vec<Value> = mesh
+            .verts
+            .iter()
+            .map(|&v| {
+                let mut e = Vec::new();
+                for &(bone, wt) in weights::weights(m.scheme, sk, k, v).iter() {
+                    e.push(json!(sk.bones[bone].name));
+                    e.push(json!(wt));
+                }
+                Value::Array(e)
+            })
+            .collect();
+        parts.push(json!({
+            "name": b.name,
+            "texture": b.name,
+            "depth": b.depth,
+            "verts": flat(&mesh.verts),
+            "uv": flat(&mesh.uv),
+            "tris": mesh.tris,
+            "weights": w,
+        }));
+    }
+    let mut root = json!({
+        "version": 1,
+        "name": name,
+        "skeleton": Value::Object(skel),
+        "textures": Value::Object(textures),
+    });
+    if with_parts {
+        root["parts"] = Value::Array(parts);
+    }
+    if let Some((clip, walk)) = walk {
+        let mut tracks = Map::new();
+        for (b, angles) in sk.bones.iter().zip(&walk.angles) {
+            if angles.iter().all(|&a| a == 0.0) {
+                continue;
+            }
+            let keys: Vec<Value> = walk
+                .times
+                .iter()
+                .zip(angles)
+                .map(|(t, a)| json!([t, a]))
+                .collect();
+            tracks.insert(b.name.clone(), Value::Array(keys));
+        }
+        let mut translations = Map::new();
+        if walk.root_dy.iter().any(|&d| d != 0.0) {
+            for b in tree.bones.iter().filter(|b| b.parent.is_none()) {
+                let keys: Vec<Value> = walk
+                    .times
+                    .iter()
+                    .zip(&walk.root_dy)
+                    .map(|(t, d)| json!([t, 0.0, d]))
+                    .collect();
+                translations.insert(b.name.clone(), Value::Array(keys));
+            }
+        }
+        let mut c = json!({"duration": walk.duration, "loop": true, "interpolation": "linear",
+            "tracks": Value::Object(tracks)});
+        if !translations.is_empty() {
+            c["translations"] = Value::Object(translations);
+        }
+        root["clips"] = json!({ clip: c });
+    }
+    root
+}
+
+fn push_nums(out: &mut String, v: impl Iterator<Item = f64>) {
+    out.push('[');
+    for (i, x) in v.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{}", x + 0.0));
+    }
+    out.push(']');
+}
+
+/// The `export-riv` model and its `model.json` text, without a JSON tree of
+/// the meshes (they are most of the model: the skeleton, textures and clip
+/// are validated by [`Model::from_json`], the parts are added as computed).
+pub fn model(
+    name: &str,
+    sk: &Skeleton,
+    tree: &Tree,
+    m: &Meshed,
+    walk: Option<(&str, &motion::Walk)>,
+    pngs: Vec<(String, Vec<u8>)>,
+    limits: &Limits,
+) -> Result<(Model, Vec<u8>), RigError> {
+    let internal = |e: riv::RivError| {
+        RigError::new(
+            "E_RIG_MODEL",
+            format!("internal: the model does not validate: {e}"),
+        )
+    };
+    let head = model_json(name, sk, tree, m, walk, false);
+    let mut none = |id: &str, _: &Value| -> Result<(String, Vec<u8>), riv::RivError> {
+        Err(riv::RivError::new(
+            riv::Code::Texture,
+            format!("texture {id}"),
+        ))
+    };
+    let mut model = Model::from_json(&head, &mut none, limits).map_err(internal)?;
+    let mut text = serde_json::to_string(&head).unwrap_or_default();
+    text.pop(); // the closing brace
+    text.push_str(",\"parts\":[");
+    for (k, b) in sk.bones.iter().enumerate() {
+        let file = png_name(&b.name);
+        let png = pngs
+            .iter()
+            .find(|(n, _)| *n == file)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        let (tw, th) = riv::model::png_header_size(&png).unwrap_or((1, 1));
+        model.textures.push(riv::model::Texture {
+            id: Some(b.name.clone()),
+            name: file.clone(),
+            path: Some(file),
+            png,
+            width: tw,
+            height: th,
+        });
+        let mesh = &m.meshes[k];
+        let mut wts = Vec::with_capacity(mesh.verts.len());
+        let mut wtext = String::from("[");
+        for (i, &v) in mesh.verts.iter().enumerate() {
+            let pairs = weights::weights(m.scheme, sk, k, v);
+            let mut e = Vec::with_capacity(2);
+            if i > 0 {
+                wtext.push(',');
+            }
+            wtext.push('[');
+            for (j, &(bone, wt)) in pairs.iter().enumerate() {
+                let bi = model.bone_index(&sk.bones[bone].name).ok_or_else(|| {
+                    RigError::new(
+                        "E_RIG_MODEL",
+                        format!("internal: no bone '{}'", sk.bones[bone].name),
+                    )
+                })?;
+                e.push((bi, wt));
+                if j > 0 {
+                    wtext.push(',');
+                }
+                wtext.push_str(&format!(
+                    "{},{}",
+                    Value::String(sk.bones[bone].name.clone()),
+                    wt + 0.0
+                ));
+            }
+            wtext.push(']');
+            wts.push(e);
+        }
+        wtext.push(']');
+        model.parts.push(riv::model::Part {
+            name: b.name.clone(),
+            texture: Some(model.textures.len() - 1),
+            depth: b.depth,
+            verts: mesh.verts.clone(),
+            uv: mesh.uv.clone(),
+            tris: mesh.tris.clone(),
+            weights: wts,
+        });
+        if k > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            "{{\"name\":{},\"texture\":{},\"depth\":{},\"verts\":",
+            Value::String(b.name.clone()),
+            Value::String(b.name.clone()),
+            b.depth + 0.0
+        ));
+        push_nums(&mut text, mesh.verts.iter().flat_map(|p| [p[0], p[1]]));
+        text.push_str(",\"uv\":");
+        push_nums(&mut text, mesh.uv.iter().flat_map(|p| [p[0], p[1]]));
+        text.push_str(",\"tris\":");
+        push_nums(&mut text, mesh.tris.iter().map(|&t| t as f64));
+        text.push_str(",\"weights\":");
+        text.push_str(&wtext);
+        text.push('}');
+    }
+    text.push_str("]}\n");
+    Ok((model, text.into_bytes()))
+}
+
+/// Everything `rig build` computed.
+pub struct Built {
+    /// The folder's files (name, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// `report.json` as a value.
+    pub report: Value,
+    /// Names of failed gates (empty: every gate passed).
+    pub failed: Vec<String>,
+    /// Stage times.
+    pub timings: Timings,
+}
+
+/// Runs the whole pipeline on `input`.
+pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, RigError> {
+    let mut t = Timings::default();
+    // motion first: a bad BVH fails before any pixel work
+    let mut clock = Instant::now();
+    let walk = match &opts.motion {
+        Some(p) => Some(motion_stage(&input.sk, p, opts.fps, limits)?),
+        None => None,
+    };
+    t.lap("motion", &mut clock);
+    let s = slice_stage(input, &mut t)?;
+    let mut clock = Instant::now();
+    let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
+    t.lap("verify", &mut clock);
+    let mut v = v;
+    let mut s = s;
+    let m = mesh_stage(&input.sk, &s.sl, &mut t)?;
+    let mut clock = Instant::now();
+    let mut files = slice_files(input, &s)?;
+    t.lap("part files", &mut clock);
+    // the still panels now, so the full-size images can go before the model is built
+    let (still, tw, th) = panels(input, &s, &v, &m);
+    v.image = Vec::new();
+    s.sl.owner = Vec::new();
+    t.lap("sheet panels", &mut clock);
+    let pngs: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("part_"))
+        .cloned()
+        .collect();
+    let (model, mbytes) = model(
+        &input.name,
+        &input.sk,
+        &s.tree,
+        &m,
+        walk.as_ref().map(|w| (opts.clip.as_str(), &w.walk)),
+        pngs,
+        limits,
+    )?;
+    let exported = riv::export(
+        &model,
+        &riv::Options {
+            fps: opts.fps,
+            ..riv::Options::default()
+        },
+    )
+    .map_err(|e| RigError::new("E_RIG_MODEL", format!("internal: export failed: {e}")))?;
+    let check = riv::check::check_bytes(&exported.bytes, limits);
+    if let Some(p) = check.problems.first() {
+        return Err(RigError::new(
+            "E_RIG_MODEL",
+            format!("internal: the written .riv fails the check: {p}"),
+        ));
+    }
+    t.lap("model + riv", &mut clock);
+    let frames = walk_frames(
+        input,
+        &s,
+        &m,
+        &model,
+        walk.as_ref().map(|_| opts.clip.as_str()),
+        opts.fps,
+        (tw, th),
+    )?;
+    drop(model);
+    let sheet = assemble(&still, &frames, tw, th)?;
+    t.lap("sheet", &mut clock);
+    let (report, failed) = report(input, &s, &v, &m, walk.as_ref(), &t);
+    files.push(("model.json".into(), mbytes));
+    files.push(("character.riv".into(), exported.bytes));
+    files.push(("sheet.png".into(), sheet));
+    let mut rbytes = serde_json::to_vec_pretty(&report).unwrap_or_default();
+    rbytes.push(b'\n');
+    files.push(("report.json".into(), rbytes));
+    Ok(Built {
+        files,
+        report,
+        failed,
+        timings: t,
+    })
+}
+
+/// The reassembly section of the report.
+pub fn verify_json(v: &Verification) -> Value {
+    json!({
+        "iou": v.iou,
+        "colour": v.colour,
+        "threshold": {"iou": verify::T_IOU, "colour": verify::T_COLOUR, "margin": verify::MARGIN,
+                      "depth_swap_iou_within": verify::IOU_SAME},
+        "controls": v.controls.iter().map(|c| json!({
+            "name": c.name, "detail": c.detail,
+            "iou": c.iou, "colour": c.colour,
+            "window_iou": c.window_iou, "window_colour": c.window_colour,
+            "correct_window_iou": c.correct_iou, "correct_window_colour": c.correct_colour,
+            "fails": c.fails,
+        })).collect::<Vec<_>>(),
+        "pass": v.pass,
+    })
+}
+
+/// The mesh and weights sections of the report.
+pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
+    let t = &m.schemes;
+    let joints: Vec<&str> = t
+        .joints
+        .iter()
+        .map(|&k| sk.bones[k].name.as_str())
+        .collect();
+    let rows: Vec<Value> = t
+        .rows
+        .iter()
+        .map(|r| {
+            json!({
+                "scheme": r.scheme.name(),
+                "distal_px": r.distal,
+                "proximal_px": r.proximal,
+                "volume_loss": r.volume_loss,
+                "distal_px_total": r.distal.iter().sum::<u64>(),
+                "proximal_px_max": r.proximal.iter().max().copied().unwrap_or(0),
+                "volume_loss_max": r.max_loss(),
+                "local": r.local(),
+            })
+        })
+        .collect();
+    let ramp = t.rows.iter().find(|r| r.scheme == Scheme::Ramp);
+    json!({
+        "weights": {
+            "bend_deg": 30, "mesh_step": t.step, "joints": joints, "rows": rows,
+            "rule": "local (0 proximal px at every joint), volume loss <= max, smoothest",
+            "max_volume_loss": weights::MAX_VOLUME_LOSS,
+            "chosen": t.chosen.map(Scheme::name),
+            "control": {"scheme": "ramp", "proximal_px_max": ramp.map_or(0, |r| r.proximal.iter().max().copied().unwrap_or(0)),
+                        "fails": ramp.is_some_and(|r| !r.local())},
+        },
+        "grid": {
+            "bend_deg": [30, -30], "scheme": m.scheme.name(), "threshold_px": 1.0,
+            "rows": m.steps.iter().map(|r| json!({"step": r.step, "max_deviation_px": r.deviation,
+                "vertices": r.vertices, "too_many_vertices": r.too_many})).collect::<Vec<_>>(),
+            "chosen": m.step,
+        },
+    })
+}
+
+fn report(
+    input: &Input,
+    s: &Sliced,
+    v: &Verification,
+    m: &Meshed,
+    walk: Option<&Retargeted>,
+    t: &Timings,
+) -> (Value, Vec<String>) {
+    let sk = &input.sk;
+    let parts: Vec<Value> =
+        s.sl.parts
+            .iter()
+            .map(|p| {
+                json!({"name": p.name, "png": png_name(&p.name), "area_px": p.area,
+                   "hidden_px": p.hidden_px, "hidden_pct": p.hidden_fraction() * 100.0})
+            })
+            .collect();
+    let mj = mesh_json(sk, m);
+    let weights_local = m.schemes.chosen.is_some();
+    let ramp_fails = mj["weights"]["control"]["fails"].as_bool().unwrap_or(false);
+    let mut failed = Vec::new();
+    if !v.pass {
+        failed.push("reassembly".to_string());
+    }
+    if !weights_local {
+        failed.push("weights".to_string());
+    }
+    if !ramp_fails {
+        failed.push("weights-control".to_string());
+    }
+    if m.step.is_none() {
+        failed.push("grid-step".to_string());
+    }
+    let motion = walk.map(|w| {
+        let r = &w.report;
+        json!({
+            "window": r.window, "cycle_start": r.start, "cycle_end": r.end, "capture_fps": r.capture_fps,
+            "event": r.event, "keys": r.keys, "duration": w.walk.duration,
+            "joints": sk.bones.iter().zip(&r.joints).map(|(b, j)| json!([b.name, j])).collect::<Vec<_>>(),
+            "closure_rad": r.closure, "root_closure_px": r.root_closure, "bob_scale": r.scale,
+            "clamped_keys": r.clamped, "warnings": w.walk.warnings,
+            "loop_closed": w.walk.angles.iter().all(|a| a.first() == a.last())
+                && w.walk.root_dy.first() == w.walk.root_dy.last(),
+        })
+    });
+    let timings: Map<String, Value> =
+        t.0.iter()
+            .map(|(n, ms, _)| (n.to_string(), json!(ms)))
+            .collect();
+    let report = json!({
+        "version": 1,
+        "name": input.name,
+        "drawing": {"width": input.image.width, "height": input.image.height,
+                    "key": s.sil.key.map(|k| format!("#{:02x}{:02x}{:02x}", k[0], k[1], k[2]))},
+        "bones": sk.bones.len(),
+        "connectors": s.tree.connectors(),
+        "slicing": {"parts": parts, "hidden_total_pct": s.sl.hidden_total() * 100.0},
+        "reassembly": verify_json(v),
+        "weights": mj["weights"],
+        "grid": mj["grid"],
+        "motion": motion,
+        "gates": {"reassembly": v.pass, "weights_local": weights_local, "ramp_control_fails": ramp_fails,
+                  "grid_step": m.step.is_some(), "failed": failed},
+        "timings_ms": Value::Object(timings),
+        "peak_memory_kib": t.0.last().map_or(0, |x| x.2),
+    });
+    (report, failed)
+}
+
+// ---- contact sheet ----
+
+fn downscale(rgba: &[u8], w: usize, h: usize, bg: [u8; 3]) -> (Vec<u8>, usize, usize) {
+    let f = SHEET_SCALE;
+    let (tw, th) = (w.div_ceil(f), h.div_ceil(f));
+    let mut out = vec![0u8; tw * th * 4];
+    for ty in 0..th {
+        for tx in 0..tw {
+            let mut acc = [0u32; 3];
+            let mut n = 0u32;
+            for y in ty * f..((ty + 1) * f).min(h) {
+                for x in tx * f..((tx + 1) * f).min(w) {
+                    let p = &rgba[(y * w + x) * 4..][..4];
+                    let a = p[3] as u32;
+                    for k in 0..3 {
+                        acc[k] += (p[k] as u32 * a + bg[k] as u32 * (255 - a)) / 255;
+                    }
+                    n += 1;
+                }
+            }
+            let o = &mut out[(ty * tw + tx) * 4..][..4];
+            for k in 0..3 {
+                o[k] = (acc[k] / n.max(1)) as u8;
+            }
+            o[3] = 255;
+        }
+    }
+    (out, tw, th)
+}
+
+fn palette(l: u8) -> [u8; 4] {
+    if l == 0 {
+        return [40, 40, 40, 255];
+    }
+    let h = (l as u32).wrapping_mul(2_654_435_761);
+    [
+        64 + (h >> 8 & 0xbf) as u8,
+        64 + (h >> 16 & 0xbf) as u8,
+        64 + (h >> 24 & 0xbf) as u8,
+        255,
+    ]
+}
+
+fn line(img: &mut [u8], w: usize, h: usize, a: [f64; 2], b: [f64; 2], c: [u8; 4]) {
+    let n = (b[0] - a[0]).abs().max((b[1] - a[1]).abs()).ceil().max(1.0) as usize;
+    for i in 0..=n {
+        let t = i as f64 / n as f64;
+        let (x, y) = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
+        if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
+            img[(y as usize * w + x as usize) * 4..][..4].copy_from_slice(&c);
+        }
+    }
+}
+
+/// The six still panels of the sheet (drawing, ownership, reassembly,
+/// difference, hidden fill, meshes), each `tw × th`.
+fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u8>>, usize, usize) {
+    let (w, h) = (input.image.width as usize, input.image.height as usize);
+    let grey = [48, 48, 48];
+    let mut panels: Vec<Vec<u8>> = Vec::new();
+    let (drawing, tw, th) = downscale(&input.image.data, w, h, grey);
+    panels.push(drawing);
+    let own: Vec<u8> =
+        s.sl.labels(&s.sil)
+            .iter()
+            .flat_map(|&l| palette(l))
+            .collect();
+    panels.push(downscale(&own, w, h, grey).0);
+    panels.push(downscale(&v.image, w, h, grey).0);
+    let mut diff = vec![0u8; w * h * 4];
+    for i in 0..w * h {
+        let d = (0..3)
+            .map(|k| {
+                let a = v.image[i * 4 + k] as u32 * v.image[i * 4 + 3] as u32 / 255;
+                let b = s.sil.rgba[i * 4 + k] as u32 * s.sil.rgba[i * 4 + 3] as u32 / 255;
+                a.abs_diff(b)
+            })
+            .max()
+            .unwrap_or(0);
+        let a = v.image[i * 4 + 3].abs_diff(s.sil.rgba[i * 4 + 3]) as u32;
+        let g = (d.max(a) * 4).min(255) as u8;
+        diff[i * 4..i * 4 + 4].copy_from_slice(&[g, g, g, 255]);
+    }
+    panels.push(downscale(&diff, w, h, grey).0);
+    drop(diff);
+    let mut hid = s.sil.rgba.clone();
+    for px in hid.chunks_exact_mut(4) {
+        for k in 0..3 {
+            px[k] /= 3;
+        }
+    }
+    for p in &s.sl.parts {
+        for y in 0..p.height {
+            for x in 0..p.width {
+                if p.hidden[y * p.width + x] == 1 {
+                    let i = ((y + p.origin[1]) * w + x + p.origin[0]) * 4;
+                    hid[i..i + 4].copy_from_slice(&[255, 0, 255, 255]);
+                }
+            }
+        }
+    }
+    panels.push(downscale(&hid, w, h, grey).0);
+    drop(hid);
+    let mut meshes = downscale(&v.image, w, h, grey).0;
+    let f = SHEET_SCALE as f64;
+    // each mesh's outline (edges of one triangle only) and every fourth grid line: a full
+    // wireframe at this scale would be solid colour
+    for (k, pm) in m.meshes.iter().enumerate() {
+        let c = palette(k as u8 + 1);
+        let mut edges: std::collections::HashMap<(u16, u16), u8> = std::collections::HashMap::new();
+        for t in pm.tris.chunks_exact(3) {
+            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+            }
+        }
+        let every = (4 * pm.step) as f64;
+        for ((a, b), n) in edges {
+            let (pa, pb) = (pm.verts[a as usize], pm.verts[b as usize]);
+            let on_line = (pa[0] == pb[0] && pa[0] % every == 0.0)
+                || (pa[1] == pb[1] && pa[1] % every == 0.0);
+            if n == 1 || on_line {
+                line(
+                    &mut meshes,
+                    tw,
+                    th,
+                    [pa[0] / f, pa[1] / f],
+                    [pb[0] / f, pb[1] / f],
+                    c,
+                );
+            }
+        }
+    }
+    panels.push(meshes);
+    (panels, tw, th)
+}
+
+/// Eight walk frames rendered from the model at 1/[`SHEET_SCALE`].
+fn walk_frames(
+    input: &Input,
+    s: &Sliced,
+    m: &Meshed,
+    model: &Model,
+    clip: Option<&str>,
+    fps: u32,
+    (tw, th): (usize, usize),
+) -> Result<Vec<Vec<u8>>, RigError> {
+    let (w, h) = (input.image.width as usize, input.image.height as usize);
+    let grey = [48, 48, 48];
+    let f = SHEET_SCALE as f64;
+    let mut frames: Vec<Vec<u8>> = Vec::new();
+    if let Some(clip) = clip
+        && let Some(c) = model.clip(clip)
+    {
+        let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
+        let rest = model.world(&rest_local, 0.0, 0.0);
+        let frame = riv::model::Frame {
+            width: w as u32,
+            height: h as u32,
+            ox: 0.0,
+            oy: 0.0,
+        };
+        for i in 0..SHEET_FRAMES {
+            let time = c.duration * i as f64 / SHEET_FRAMES as f64;
+            let err = |e: riv::RivError| RigError::new("E_RIG_MODEL", e.to_string());
+            let local = riv::reference::pose_at(model, Some(clip), time, fps).map_err(err)?;
+            let moved = riv::reference::moved_at(model, Some(clip), time, fps).map_err(err)?;
+            let pose = model.world_moved(&local, &moved, 0.0, 0.0);
+            let mut canvas = Canvas::new([0, 0, tw as i64, th as i64]);
+            for k in input.sk.far_to_near() {
+                let pts: Vec<[f64; 2]> = riv::reference::deform(model, k, &pose, &rest, &frame)
+                    .into_iter()
+                    .map(|p| [p[0] / f, p[1] / f])
+                    .collect();
+                let scaled = PartMesh {
+                    step: m.meshes[k].step,
+                    verts: Vec::new(),
+                    uv: m.meshes[k].uv.clone(),
+                    tris: m.meshes[k].tris.clone(),
+                };
+                mesh::raster(&s.sl.parts[k], &scaled, &pts, &mut canvas, |_, _| {});
+            }
+            let mut px = canvas.rgba;
+            for p in px.chunks_exact_mut(4) {
+                let a = p[3] as u32;
+                for k in 0..3 {
+                    p[k] = ((p[k] as u32 * a + grey[k] as u32 * (255 - a)) / 255) as u8;
+                }
+                p[3] = 255;
+            }
+            frames.push(px);
+        }
+    }
+    Ok(frames)
+}
+
+/// The sheet: panels on the first row, walk frames on the second.
+fn assemble(
+    panels: &[Vec<u8>],
+    frames: &[Vec<u8>],
+    tw: usize,
+    th: usize,
+) -> Result<Vec<u8>, RigError> {
+    let cols = SHEET_FRAMES.max(panels.len());
+    let rows = if frames.is_empty() { 1 } else { 2 };
+    let (sw, sh) = (cols * tw, rows * th);
+    let mut out = vec![0u8; sw * sh * 4];
+    for px in out.chunks_exact_mut(4) {
+        px.copy_from_slice(&[20, 20, 20, 255]);
+    }
+    for (row, list) in [(0, panels), (1, frames)] {
+        for (i, p) in list.iter().enumerate() {
+            for y in 0..th {
+                let dst = ((row * th + y) * sw + i * tw) * 4;
+                out[dst..dst + tw * 4].copy_from_slice(&p[y * tw * 4..(y + 1) * tw * 4]);
+            }
+        }
+    }
+    crate::png_encode::encode_rgba_level(&out, sw as u32, sh as u32, PNG_LEVEL)
+        .map_err(|e| RigError::new("E_RIG_IMAGE", e))
+}

@@ -1,0 +1,571 @@
+//! Stage 5: the pivot map and the proof that it does not lie (rig.md §3, §4).
+//!
+//! **Pivot map**: per output bone (parents first; connectors included, with no
+//! part): name, parent, length and angle relative to the parent (a root's
+//! angle is its world angle), and for a part its PNG name, PNG size, pivot in
+//! the PNG's pixels, depth and declaration index. No world coordinate.
+//!
+//! **Reassembly** ([`reassemble`]): roots are placed at their declared first
+//! point (an input of the check, not part of the map); every other bone
+//! starts at its parent's tip, `start = parent start + parent length ·
+//! (cos, sin)(parent world angle)`, world angle = parent world angle + angle.
+//! Each part's PNG is drawn unrotated (the PNG is cut at rest) with its pivot
+//! on its bone's start, the crop's top-left rounded to whole pixels,
+//! composited far to near ("over", straight alpha; larger depth is farther,
+//! equal depths: earlier declared is farther).
+//!
+//! **Metrics** (`rive-export.md` §10.4): both images over opaque black, masks
+//! alpha > 127, IoU of the masks, colour = share of the union whose largest
+//! RGB difference is ≤ 32. The drawing's side is the keyed drawing
+//! (silhouette, despilled): the key colour is background.
+//!
+//! **Controls**, in the same run: the largest part's pivot moved by 3 px
+//! (`pivot+3`), the two parts with the largest mutual overlap swapped in depth
+//! (`depth-swap`), the largest part mirrored left–right about its pivot
+//! (`mirror`). Each is scored on the whole image and in the **window** of
+//! the changed parts (the pixels their PNGs cover with alpha > 0, as placed
+//! by the correct map or by the control); the correct map is scored in the
+//! same window. The pivot moves by 3 px across its bone (rounded to whole
+//! pixels: the larger component is ±3), where an elongated part is
+//! narrowest.
+//! A control fails a gate when its window score is below the threshold
+//! while the correct map's is at least [`MARGIN`] above the control's; the
+//! depth swap must fail on colour while its whole-image IoU stays within
+//! [`IOU_SAME`] of the correct map's.
+
+use serde_json::json;
+
+use super::silhouette::Silhouette;
+use super::skeleton::Skeleton;
+use super::slice::{PartImage, Slicing};
+use super::tree::Tree;
+
+/// Threshold of the IoU gate.
+pub const T_IOU: f64 = 0.98;
+/// Threshold of the colour gate.
+pub const T_COLOUR: f64 = 0.95;
+/// Margin between the correct score and each control's.
+pub const MARGIN: f64 = 0.05;
+/// How close the depth swap's IoU must stay to the correct map's.
+pub const IOU_SAME: f64 = 0.001;
+
+/// One bone of the pivot map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PivotBone {
+    /// Bone name.
+    pub name: String,
+    /// Parent name.
+    pub parent: Option<String>,
+    /// Length, px.
+    pub length: f64,
+    /// Angle relative to the parent (world angle for a root), radians.
+    pub angle: f64,
+    /// The part, if the bone has one.
+    pub part: Option<PivotPart>,
+}
+
+/// The part of a pivot-map bone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PivotPart {
+    /// PNG file name.
+    pub png: String,
+    /// PNG size.
+    pub size: [usize; 2],
+    /// Pivot (the bone's first point) in the PNG's pixels.
+    pub pivot: [f64; 2],
+    /// Depth (smaller is nearer).
+    pub depth: f64,
+    /// Declaration index (ties of depth: larger is nearer).
+    pub index: usize,
+}
+
+/// The pivot map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PivotMap {
+    /// Bones, parents first.
+    pub bones: Vec<PivotBone>,
+}
+
+/// The PNG file name of a part.
+pub fn png_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("part_{safe}.png")
+}
+
+impl PivotMap {
+    /// The map of a slicing over its tree.
+    pub fn new(sk: &Skeleton, tree: &Tree, sl: &Slicing) -> PivotMap {
+        let bones = tree
+            .bones
+            .iter()
+            .map(|b| PivotBone {
+                name: b.name.clone(),
+                parent: b.parent.map(|p| tree.bones[p].name.clone()),
+                length: b.length,
+                angle: b.angle,
+                part: b.declared.map(|k| {
+                    let p = &sl.parts[k];
+                    PivotPart {
+                        png: png_name(&sk.bones[k].name),
+                        size: [p.width, p.height],
+                        pivot: p.pivot,
+                        depth: sk.bones[k].depth,
+                        index: k,
+                    }
+                }),
+            })
+            .collect();
+        PivotMap { bones }
+    }
+
+    /// The map as JSON (`pivots.json`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let bones: Vec<serde_json::Value> = self
+            .bones
+            .iter()
+            .map(|b| {
+                let mut o = json!({"name": b.name, "length": b.length, "angle": b.angle});
+                if let Some(p) = &b.parent {
+                    o["parent"] = json!(p);
+                }
+                match &b.part {
+                    Some(p) => {
+                        o["png"] = json!(p.png);
+                        o["size"] = json!(p.size);
+                        o["pivot"] = json!(p.pivot);
+                        o["depth"] = json!(p.depth);
+                        o["index"] = json!(p.index);
+                    }
+                    None => o["connector"] = json!(true),
+                }
+                o
+            })
+            .collect();
+        json!({"version": 1, "bones": bones})
+    }
+}
+
+/// A part image as the reassembly sees it: pixels, size, pivot.
+#[derive(Clone, Copy, Debug)]
+pub struct Piece<'a> {
+    /// RGBA8 straight.
+    pub rgba: &'a [u8],
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+}
+
+/// Rectangle `[x0, y0, x1, y1)` in canvas pixels (may extend past it).
+pub type Rect = [i64; 4];
+
+/// Places every part from the map alone; returns per map bone the part's
+/// rectangle (if any) in the canvas.
+pub fn place(map: &PivotMap, roots: &dyn Fn(&str) -> [f64; 2]) -> Vec<Option<Rect>> {
+    let mut world: Vec<([f64; 2], f64)> = Vec::with_capacity(map.bones.len());
+    let mut out = Vec::with_capacity(map.bones.len());
+    for b in &map.bones {
+        let parent = b
+            .parent
+            .as_ref()
+            .and_then(|p| map.bones.iter().position(|q| &q.name == p));
+        let (start, angle) = match parent {
+            Some(p) if p < world.len() => {
+                let (ps, pa) = world[p];
+                let pl = map.bones[p].length;
+                ([ps[0] + pl * pa.cos(), ps[1] + pl * pa.sin()], pa + b.angle)
+            }
+            _ => (roots(&b.name), b.angle),
+        };
+        world.push((start, angle));
+        out.push(b.part.as_ref().map(|p| {
+            let x0 = (start[0] - p.pivot[0]).round() as i64;
+            let y0 = (start[1] - p.pivot[1]).round() as i64;
+            [x0, y0, x0 + p.size[0] as i64, y0 + p.size[1] as i64]
+        }));
+    }
+    out
+}
+
+/// Reassembles the parts (`pieces[map index]`) onto a `w × h` transparent
+/// canvas (see the module doc).
+pub fn reassemble(
+    map: &PivotMap,
+    pieces: &[Option<Piece<'_>>],
+    roots: &dyn Fn(&str) -> [f64; 2],
+    w: usize,
+    h: usize,
+) -> Vec<u8> {
+    let rects = place(map, roots);
+    let mut order: Vec<usize> = (0..map.bones.len())
+        .filter(|&i| map.bones[i].part.is_some())
+        .collect();
+    order.sort_by(|&a, &b| {
+        let (pa, pb) = (
+            map.bones[a]
+                .part
+                .as_ref()
+                .map_or((0.0, 0), |p| (p.depth, p.index)),
+            map.bones[b]
+                .part
+                .as_ref()
+                .map_or((0.0, 0), |p| (p.depth, p.index)),
+        );
+        pb.0.total_cmp(&pa.0).then(pa.1.cmp(&pb.1))
+    });
+    let mut canvas = vec![0u8; w * h * 4];
+    for i in order {
+        let (Some(r), Some(Some(pc))) = (rects[i], pieces.get(i)) else {
+            continue;
+        };
+        for py in 0..pc.height {
+            let y = r[1] + py as i64;
+            if y < 0 || y >= h as i64 {
+                continue;
+            }
+            for px in 0..pc.width {
+                let x = r[0] + px as i64;
+                if x < 0 || x >= w as i64 {
+                    continue;
+                }
+                let s = &pc.rgba[(py * pc.width + px) * 4..][..4];
+                if s[3] == 0 {
+                    continue;
+                }
+                let d = &mut canvas[(y as usize * w + x as usize) * 4..][..4];
+                over(d, s);
+            }
+        }
+    }
+    canvas
+}
+
+/// Straight-alpha "over" of `s` onto `d`.
+pub fn over(d: &mut [u8], s: &[u8]) {
+    if s[3] == 255 || d[3] == 0 {
+        d.copy_from_slice(&s[..4]);
+        return;
+    }
+    let sa = s[3] as f32 / 255.0;
+    let da = d[3] as f32 / 255.0;
+    let oa = sa + da * (1.0 - sa);
+    if oa <= 0.0 {
+        d.copy_from_slice(&[0, 0, 0, 0]);
+        return;
+    }
+    for k in 0..3 {
+        let c = (s[k] as f32 * sa + d[k] as f32 * da * (1.0 - sa)) / oa;
+        d[k] = c.round().clamp(0.0, 255.0) as u8;
+    }
+    d[3] = (oa * 255.0).round().clamp(0.0, 255.0) as u8;
+}
+
+/// IoU and colour score (§10.4) of two `w`-wide RGBA images inside `win`
+/// (`None`: everywhere), counting only pixels where `mask` is set (if given).
+pub fn metrics(
+    a: &[u8],
+    b: &[u8],
+    w: usize,
+    win: Option<Rect>,
+    mask: Option<&[bool]>,
+) -> (f64, f64) {
+    let h = a.len() / 4 / w.max(1);
+    let [x0, y0, x1, y1] = win.unwrap_or([0, 0, w as i64, h as i64]);
+    let (x0, y0) = (x0.max(0) as usize, y0.max(0) as usize);
+    let (x1, y1) = (
+        x1.clamp(0, w as i64) as usize,
+        y1.clamp(0, h as i64) as usize,
+    );
+    let (mut inter, mut uni, mut same) = (0u64, 0u64, 0u64);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if mask.is_some_and(|m| !m[y * w + x]) {
+                continue;
+            }
+            let i = (y * w + x) * 4;
+            let (pa, pb) = (&a[i..i + 4], &b[i..i + 4]);
+            let (ma, mb) = (pa[3] > 127, pb[3] > 127);
+            if !(ma || mb) {
+                continue;
+            }
+            uni += 1;
+            if ma && mb {
+                inter += 1;
+            }
+            let diff = (0..3)
+                .map(|k| {
+                    let ca = (pa[k] as u32 * pa[3] as u32 + 127) / 255;
+                    let cb = (pb[k] as u32 * pb[3] as u32 + 127) / 255;
+                    ca.abs_diff(cb)
+                })
+                .max()
+                .unwrap_or(0);
+            if diff <= 32 {
+                same += 1;
+            }
+        }
+    }
+    if uni == 0 {
+        return (1.0, 1.0);
+    }
+    (inter as f64 / uni as f64, same as f64 / uni as f64)
+}
+
+/// One control's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlScore {
+    /// `pivot+3`, `depth-swap` or `mirror`.
+    pub name: String,
+    /// What was changed.
+    pub detail: String,
+    /// The control over the whole image.
+    pub iou: f64,
+    /// The control over the whole image.
+    pub colour: f64,
+    /// The control in its window.
+    pub window_iou: f64,
+    /// The control in its window.
+    pub window_colour: f64,
+    /// The correct map in the same window.
+    pub correct_iou: f64,
+    /// The correct map in the same window.
+    pub correct_colour: f64,
+    /// The window.
+    pub window: Rect,
+    /// The control fails as required (see the module doc).
+    pub fails: bool,
+}
+
+/// The reassembly proof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verification {
+    /// Correct map, whole image.
+    pub iou: f64,
+    /// Correct map, whole image.
+    pub colour: f64,
+    /// The three controls.
+    pub controls: Vec<ControlScore>,
+    /// Correct passes both thresholds and every control fails with margin.
+    pub pass: bool,
+    /// The reassembled image (RGBA, drawing size).
+    pub image: Vec<u8>,
+}
+
+fn union(a: Option<Rect>, b: Option<Rect>) -> Rect {
+    match (a, b) {
+        (Some(a), Some(b)) => [
+            a[0].min(b[0]),
+            a[1].min(b[1]),
+            a[2].max(b[2]),
+            a[3].max(b[3]),
+        ],
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => [0, 0, 0, 0],
+    }
+}
+
+/// Runs the reassembly and its three controls.
+pub fn verify(sk: &Skeleton, sil: &Silhouette, sl: &Slicing, map: &PivotMap) -> Verification {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let roots = |name: &str| sk.index(name).map_or([0.0, 0.0], |k| sk.bones[k].start());
+    let pieces: Vec<Option<Piece<'_>>> = map
+        .bones
+        .iter()
+        .map(|b| {
+            b.part.as_ref().map(|p| {
+                let pi: &PartImage = &sl.parts[p.index];
+                Piece {
+                    rgba: &pi.rgba,
+                    width: pi.width,
+                    height: pi.height,
+                }
+            })
+        })
+        .collect();
+    let image = reassemble(map, &pieces, &roots, w, h);
+    let (iou, colour) = metrics(&image, &sil.rgba, w, None, None);
+    let rects = place(map, &roots);
+    let part_bones: Vec<usize> = (0..map.bones.len())
+        .filter(|&i| map.bones[i].part.is_some())
+        .collect();
+    let largest = part_bones
+        .iter()
+        .copied()
+        .max_by_key(|&i| sl.parts[map.bones[i].part.as_ref().map_or(0, |p| p.index)].area)
+        .unwrap_or(0);
+    let mut controls = Vec::new();
+    let mut score = |name: &str,
+                     detail: String,
+                     cmap: &PivotMap,
+                     cpieces: &[Option<Piece<'_>>],
+                     changed: &[usize],
+                     need_same_iou: bool| {
+        let img = reassemble(cmap, cpieces, &roots, w, h);
+        let (ci, cc) = metrics(&img, &sil.rgba, w, None, None);
+        let crects = place(cmap, &roots);
+        let mut win: Option<Rect> = None;
+        for &i in changed {
+            win = Some(union(win, rects[i]));
+            win = Some(union(win, crects[i]));
+        }
+        let win = win.unwrap_or([0, 0, w as i64, h as i64]);
+        let mut mask = vec![false; w * h];
+        for &i in changed {
+            for (r, pc) in [(rects[i], pieces[i]), (crects[i], cpieces[i])] {
+                let (Some(r), Some(pc)) = (r, pc) else {
+                    continue;
+                };
+                for py in 0..pc.height {
+                    for px in 0..pc.width {
+                        let (x, y) = (r[0] + px as i64, r[1] + py as i64);
+                        if x >= 0
+                            && y >= 0
+                            && x < w as i64
+                            && y < h as i64
+                            && pc.rgba[(py * pc.width + px) * 4 + 3] > 0
+                        {
+                            mask[y as usize * w + x as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let (wi, wc) = metrics(&img, &sil.rgba, w, Some(win), Some(&mask));
+        let (ki, kc) = metrics(&image, &sil.rgba, w, Some(win), Some(&mask));
+        let colour_fails = wc < T_COLOUR && kc - wc >= MARGIN;
+        let iou_fails = wi < T_IOU && ki - wi >= MARGIN;
+        let fails = if need_same_iou {
+            colour_fails && (ci - iou).abs() <= IOU_SAME
+        } else {
+            colour_fails || iou_fails
+        };
+        controls.push(ControlScore {
+            name: name.to_string(),
+            detail,
+            iou: ci,
+            colour: cc,
+            window_iou: wi,
+            window_colour: wc,
+            correct_iou: ki,
+            correct_colour: kc,
+            window: win,
+            fails,
+        });
+    };
+    // 1. pivot moved by 3 px
+    {
+        let mut m = map.clone();
+        // across the bone (where an elongated part is narrowest)
+        let k = map.bones[largest].part.as_ref().map_or(0, |p| p.index);
+        let a = sk.bones[k].angle();
+        let (dx, dy) = ((-a.sin() * 3.0).round(), (a.cos() * 3.0).round());
+        if let Some(p) = m.bones[largest].part.as_mut() {
+            p.pivot[0] += dx;
+            p.pivot[1] += dy;
+        }
+        let detail = format!(
+            "pivot of '{}' moved by ({dx}, {dy}) px, across its bone",
+            map.bones[largest].name
+        );
+        score("pivot+3", detail, &m, &pieces, &[largest], false);
+    }
+    // 2. depth swap of the pair with the largest mutual overlap
+    {
+        let n = sk.bones.len();
+        let mut overlap = vec![0u64; n * n];
+        for p in &sl.parts {
+            let k = p.bone;
+            for y in 0..p.height {
+                for x in 0..p.width {
+                    if p.hidden[y * p.width + x] == 1 {
+                        let o = sl.owner[(y + p.origin[1]) * w + x + p.origin[0]];
+                        if o > 0 {
+                            let j = o as usize - 1;
+                            overlap[k.min(j) * n + k.max(j)] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut best = (0u64, 0usize, 0usize);
+        for a in 0..n {
+            for b in a + 1..n {
+                if overlap[a * n + b] > best.0 && sk.bones[a].depth != sk.bones[b].depth {
+                    best = (overlap[a * n + b], a, b);
+                }
+            }
+        }
+        let (_, a, b) = best;
+        let mut m = map.clone();
+        let ia = m
+            .bones
+            .iter()
+            .position(|x| x.part.as_ref().is_some_and(|p| p.index == a));
+        let ib = m
+            .bones
+            .iter()
+            .position(|x| x.part.as_ref().is_some_and(|p| p.index == b));
+        if let (Some(ia), Some(ib)) = (ia, ib) {
+            let da = m.bones[ia].part.as_ref().map_or(0.0, |p| p.depth);
+            let db = m.bones[ib].part.as_ref().map_or(0.0, |p| p.depth);
+            if let Some(p) = m.bones[ia].part.as_mut() {
+                p.depth = db;
+            }
+            if let Some(p) = m.bones[ib].part.as_mut() {
+                p.depth = da;
+            }
+            let detail = format!(
+                "depths of '{}' and '{}' swapped ({} px overlap)",
+                sk.bones[a].name, sk.bones[b].name, best.0
+            );
+            score("depth-swap", detail, &m, &pieces, &[ia, ib], true);
+        }
+    }
+    // 3. the largest part mirrored about its pivot
+    {
+        let mut m = map.clone();
+        let pi = &sl.parts[map.bones[largest].part.as_ref().map_or(0, |p| p.index)];
+        let mut flipped = vec![0u8; pi.rgba.len()];
+        for y in 0..pi.height {
+            for x in 0..pi.width {
+                let s = (y * pi.width + x) * 4;
+                let d = (y * pi.width + (pi.width - 1 - x)) * 4;
+                flipped[d..d + 4].copy_from_slice(&pi.rgba[s..s + 4]);
+            }
+        }
+        if let Some(p) = m.bones[largest].part.as_mut() {
+            p.pivot[0] = pi.width as f64 - p.pivot[0];
+        }
+        let mut cp = pieces.clone();
+        cp[largest] = Some(Piece {
+            rgba: &flipped,
+            width: pi.width,
+            height: pi.height,
+        });
+        let detail = format!(
+            "'{}' mirrored left-right about its pivot",
+            map.bones[largest].name
+        );
+        score("mirror", detail, &m, &cp, &[largest], false);
+    }
+    let pass = iou >= T_IOU
+        && colour >= T_COLOUR
+        && controls.len() == 3
+        && controls.iter().all(|c| c.fails);
+    Verification {
+        iou,
+        colour,
+        controls,
+        pass,
+        image,
+    }
+}
