@@ -468,7 +468,7 @@ fn riv_check_rejects_non_finite_artboard_sizes() {
         let f = d.join(format!("{name}.riv"));
         fs::write(&f, riv_file(&[RivObject::new(23), artboard(w, h)])).unwrap();
         let o = run(re2d().args(["riv", "check"]).arg(&f));
-        refused(&o, 1, "not finite");
+        refused(&o, 1, "not a finite number");
     }
     let f = d.join("fine.riv");
     fs::write(&f, riv_file(&[RivObject::new(23), artboard(10.0, 10.0)])).unwrap();
