@@ -47,12 +47,12 @@ fn riv(dir: &Path) {
         &encode(&v, Header::default()).unwrap(),
     );
     drop(v);
-    // 100 k empty Mesh records after the artboard
+    // 200 k empty Mesh records after the artboard (the old check: 4·10^10 steps)
     let mut v = vec![back.clone(), artboard(100.0, 100.0)];
-    v.extend(std::iter::repeat_n(RivObject::new(109), 100_000));
+    v.extend(std::iter::repeat_n(RivObject::new(109), 200_000));
     write(
         dir,
-        "riv-meshes-100k.riv",
+        "riv-meshes-200k.riv",
         &encode(&v, Header::default()).unwrap(),
     );
     for (name, w, h) in [
