@@ -47,12 +47,12 @@ fn riv(dir: &Path) {
         &encode(&v, Header::default()).unwrap(),
     );
     drop(v);
-    // 100 k empty Mesh records after the artboard
+    // 200 k empty Mesh records after the artboard (the old check: 4·10^10 steps)
     let mut v = vec![back.clone(), artboard(100.0, 100.0)];
-    v.extend(std::iter::repeat_n(RivObject::new(109), 100_000));
+    v.extend(std::iter::repeat_n(RivObject::new(109), 200_000));
     write(
         dir,
-        "riv-meshes-100k.riv",
+        "riv-meshes-200k.riv",
         &encode(&v, Header::default()).unwrap(),
     );
     for (name, w, h) in [
@@ -143,10 +143,58 @@ fn nres(dir: &Path) {
     write(dir, "nres-65536-empty.nres", &archive);
 }
 
+/// `--largest`: the largest inputs the default limits allow (for the peak
+/// RSS measurements of the README), not used by the harness.
+fn largest(dir: &Path) {
+    // glTF just under export-max-bytes (450 batches ≈ 1.0 GB), OBJ (2 000
+    // batches), --anim just under it (32 M frames × 32 bytes)
+    for (name, kind, n) in [
+        ("max-batches-450.msh", "batches", 450),
+        ("max-batches-2000.msh", "batches", 2000),
+        ("max-frames-32M.msh", "frames", 32_000_000),
+    ] {
+        write(dir, name, &synth::hostile(kind, n).expect("a kind").bytes);
+    }
+    // riv-max-objects (16 M) unknown objects
+    let mut v = vec![RivObject::new(23)];
+    v.extend(std::iter::repeat_n(RivObject::new(2), (1 << 24) - 1));
+    write(
+        dir,
+        "max-objects-16M.riv",
+        &encode(&v, Header::default()).unwrap(),
+    );
+    drop(v);
+    // an archive just under nres-max-input (256 MiB): 65 536 entries of 4 000 bytes
+    let entries: Vec<_> = (0..65_536u64)
+        .map(|i| {
+            let e = re2d::nres::manifest::ManifestEntry {
+                order: i,
+                file: String::new(),
+                type_id: 1,
+                attrs: [0; 3],
+                name_raw: re2d::nres::name::field_for(format!("e{i}").as_bytes()).unwrap(),
+            };
+            (e, vec![(i % 251) as u8; 4000])
+        })
+        .collect();
+    write(
+        dir,
+        "max-nres-256M.nres",
+        &re2d::nres::manifest::pack(&entries).unwrap(),
+    );
+}
+
 fn main() {
-    let dir = std::env::args().nth(1).expect("usage: hostile_inputs DIR");
+    let dir = std::env::args()
+        .nth(1)
+        .expect("usage: hostile_inputs DIR [--largest]");
     let dir = Path::new(&dir);
     fs::create_dir_all(dir).unwrap();
+    if std::env::args().nth(2).as_deref() == Some("--largest") {
+        largest(dir);
+        println!("largest allowed inputs written to {}", dir.display());
+        return;
+    }
     msh(dir);
     riv(dir);
     skeleton_models(dir);

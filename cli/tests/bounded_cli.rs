@@ -556,3 +556,58 @@ fn anim_rotation_keys_stay_in_one_hemisphere_and_are_scale_checked() {
         );
     }
 }
+
+#[test]
+fn an_interrupted_extract_changes_nothing_and_leaves_no_temporary_folder() {
+    let d = tmp("interrupt");
+    let a = archive(&d, "quirks", 2);
+    let b = archive(&d, "triangle", 1);
+    let out = d.join("ex");
+    ok(&run(re2d()
+        .args(["nres", "extract"])
+        .arg(&b)
+        .arg("--out")
+        .arg(&out)));
+    let before = files(&out);
+    // the pause sits after the temporary folder is filled and synced, before the swap
+    let mut child = re2d()
+        .env("RE2D_TEST_PUBLISH_PAUSE_MS", "30000")
+        .args(["nres", "extract", "--force"])
+        .arg(&a)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // wait until the filled temporary folder exists, then interrupt
+    let tmp_dirs = || {
+        files(&d)
+            .into_iter()
+            .filter(|f| f.starts_with(".ex.") && f.ends_with(".tmp"))
+            .count()
+    };
+    let mut seen = false;
+    for _ in 0..3000 {
+        if tmp_dirs() > 0 {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(seen, "the temporary sibling folder appears");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let st = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&st),
+        Some(libc::SIGTERM)
+    );
+    assert_eq!(files(&out), before, "the target is unchanged");
+    assert_eq!(
+        tmp_dirs(),
+        0,
+        "the temporary folder is removed: {:?}",
+        files(&d)
+    );
+}

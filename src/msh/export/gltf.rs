@@ -175,6 +175,8 @@ pub fn gltf_to(
     // ---- pass 1: compact vertex counts and bounds
     let mut remap = Remap::new(m.vertex_count());
     let mut prims: Vec<Vec<Prim>> = Vec::with_capacity(ps.len());
+    let cap = max_bytes.min(u32::MAX as u64);
+    let mut running = anim_bytes;
     for p in &ps {
         let mut v = Vec::new();
         for b in &p.batches {
@@ -197,9 +199,20 @@ pub fn gltf_to(
                     }
                 }
             }
+            let vertices = remap.order().len();
+            // the buffer so far (a lower bound of the final one): refuse as
+            // soon as it passes the limit, not after the whole pass
+            running += (12 + 12 * normals as u64 + 8 * uvs as u64) * vertices as u64
+                + n as u64 * if vertices >= 65_536 { 4 } else { 2 };
+            if running > cap {
+                return Err(fail(too_large(
+                    format!("the glTF buffer reaches {running} bytes"),
+                    cap,
+                )));
+            }
             v.push(Prim {
                 batch: *b,
-                vertices: remap.order().len(),
+                vertices,
                 indices: n,
                 min: lo,
                 max: hi,
