@@ -127,9 +127,9 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Pairs {
     match (scheme, b.parent) {
         (Scheme::Rigid, _) | (Scheme::Zone | Scheme::SmoothZone, None) => Pairs::one(k),
         (Scheme::Zone | Scheme::SmoothZone, Some(parent)) => {
-            let s = b.start();
-            let a = b.angle();
-            let t = (p[0] - s[0]) * a.cos() + (p[1] - s[1]) * a.sin();
+            let (s, e) = (b.start(), b.end());
+            let (dx, dy) = (e[0] - s[0], e[1] - s[1]);
+            let t = ((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / (dx * dx + dy * dy).sqrt();
             let wz = b.radii[0];
             let mut u = ((t + wz / 2.0) / wz).clamp(0.0, 1.0);
             if scheme == Scheme::SmoothZone {
