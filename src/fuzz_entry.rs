@@ -13,6 +13,7 @@
 //! | `surface` | surface JSON → compile (default and legacy) + inspect of the atlas |
 //! | `model` | character + animation JSON → validate, sample, pose, joints, sockets, C pose |
 //! | `build_file` | build-file JSON → jobs |
+//! | `rig_skeleton` | a skeleton declaration → parse, tree, keying and slicing on a small drawing |
 //! | `bvh` | BVH text → `rig::bvh::parse`, forward kinematics of the first and last frame, retargeting onto a small biped (`rig::motion`) |
 //! | `js` (in `re2d_qjs::fuzz`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
 
@@ -30,6 +31,7 @@ pub const TARGETS: &[Target] = &[
     ("model", model),
     ("build_file", build_file),
     ("bvh", bvh),
+    ("rig_skeleton", rig_skeleton),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -403,5 +405,42 @@ pub fn bvh(data: &[u8]) {
         for a in &w.angles {
             assert_eq!(a.first(), a.last(), "the cycle closes exactly");
         }
+// ---- rig_skeleton ----------------------------------------------------------
+
+/// A rig skeleton declaration (rig.md §1) → parse and validate; when it fits
+/// a 64×64 drawing (a red disc on a green key), build the bone tree, the
+/// motion bones, the silhouette, the slicing and the pivot map.
+pub fn rig_skeleton(data: &[u8]) {
+    use crate::rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
+    let Ok(sk) = Skeleton::parse(data, &FUZZ_LIMITS) else {
+        return;
+    };
+    let _ = sk.motion_bones();
+    let _ = sk.parents_first();
+    let _ = sk.far_to_near();
+    let t = tree::build(&sk);
+    const N: u32 = 64;
+    if sk.check_image(N, N, &FUZZ_LIMITS).is_err() {
+        return;
+    }
+    let mut px = Vec::with_capacity((N * N * 4) as usize);
+    for i in 0..N * N {
+        let (x, y) = ((i % N) as f64 - 32.0, (i / N) as f64 - 32.0);
+        px.extend_from_slice(if x * x + y * y < 400.0 {
+            &[200, 40, 40, 255]
+        } else {
+            &[0, 255, 0, 255]
+        });
+    }
+    let img = crate::png_io::RgbaImage {
+        data: px,
+        width: N,
+        height: N,
+    };
+    let Ok(sil) = silhouette::silhouette(&img, sk.background) else {
+        return;
+    };
+    if let Ok(sl) = slice::slice(&sk, &sil) {
+        let _ = verify::PivotMap::new(&sk, &t, &sl).to_json();
     }
 }

@@ -69,6 +69,11 @@ fn model() {
 }
 
 #[test]
+fn rig_skeleton() {
+    replay("rig_skeleton");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }

@@ -189,6 +189,18 @@ pub fn raster(
     mesh: &PartMesh,
     pts: &[[f64; 2]],
     c: &mut Canvas,
+    covered: impl FnMut(usize, u8),
+) {
+    raster_masked(part, mesh, pts, c, None, covered)
+}
+
+/// [`raster`] limited to the canvas pixels where `mask` is set.
+pub fn raster_masked(
+    part: &PartImage,
+    mesh: &PartMesh,
+    pts: &[[f64; 2]],
+    c: &mut Canvas,
+    mask: Option<&[bool]>,
     mut covered: impl FnMut(usize, u8),
 ) {
     let cw = c.width() as i64;
@@ -206,6 +218,10 @@ pub fn raster(
         let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
         for y in y0..y1 {
             for x in x0..x1 {
+                let ci = ((y - c.win[1]) * cw + (x - c.win[0])) as usize;
+                if mask.is_some_and(|m| !m[ci]) {
+                    continue;
+                }
                 // pixel centre nudged off the grid lines: a centre never lies on a
                 // shared edge at rest, so no pixel is drawn by two triangles
                 let p = [x as f64 + 0.5 + 1.0e-7, y as f64 + 0.5 + 1.3e-7];
@@ -225,7 +241,6 @@ pub fn raster(
                 if s[3] == 0 {
                     continue;
                 }
-                let ci = ((y - c.win[1]) * cw + (x - c.win[0])) as usize;
                 super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
                 covered(ci, s[3]);
             }

@@ -31,7 +31,9 @@
 //! (`smooth-zone`, then `zone`, then `rigid`): an artist expects the skin to
 //! blend at a joint, and rigid is the fallback.
 
-use super::mesh::{Affine, Canvas, IDENTITY, PartMesh, raster, rotation_about, skin};
+use super::mesh::{
+    Affine, Canvas, IDENTITY, PartMesh, raster, raster_masked, rotation_about, skin,
+};
 use super::skeleton::Skeleton;
 use super::slice::{PartImage, Slicing};
 
@@ -125,9 +127,9 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Pairs {
     match (scheme, b.parent) {
         (Scheme::Rigid, _) | (Scheme::Zone | Scheme::SmoothZone, None) => Pairs::one(k),
         (Scheme::Zone | Scheme::SmoothZone, Some(parent)) => {
-            let s = b.start();
-            let a = b.angle();
-            let t = (p[0] - s[0]) * a.cos() + (p[1] - s[1]) * a.sin();
+            let (s, e) = (b.start(), b.end());
+            let (dx, dy) = (e[0] - s[0], e[1] - s[1]);
+            let t = ((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / (dx * dx + dy * dy).sqrt();
             let wz = b.radii[0];
             let mut u = ((t + wz / 2.0) / wz).clamp(0.0, 1.0);
             if scheme == Scheme::SmoothZone {
@@ -265,6 +267,7 @@ fn render(
     set: &[bool],
     pose: &dyn Fn(usize) -> Vec<[f64; 2]>,
     win: [i64; 4],
+    mask: &[bool],
     mut moving: Option<(&[bool], &mut Vec<bool>)>,
 ) -> Canvas {
     let mut c = Canvas::reuse(win, buf);
@@ -274,12 +277,22 @@ fn render(
         }
         let pts = pose(k);
         match moving.as_mut() {
-            Some((moves, mask)) if moves[k] => {
-                raster(&sl.parts[k], &meshes[k], &pts, &mut c, |i, a| {
-                    mask[i] |= a > 0
-                })
-            }
-            _ => raster(&sl.parts[k], &meshes[k], &pts, &mut c, |_, _| {}),
+            Some((moves, touched)) if moves[k] => raster_masked(
+                &sl.parts[k],
+                &meshes[k],
+                &pts,
+                &mut c,
+                Some(mask),
+                |i, a| touched[i] |= a > 0,
+            ),
+            _ => raster_masked(
+                &sl.parts[k],
+                &meshes[k],
+                &pts,
+                &mut c,
+                Some(mask),
+                |_, _| {},
+            ),
         }
     }
     c
@@ -370,6 +383,13 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         // the bent bone); a static part cannot cover an exclusive pixel
         let mut set = moves.clone();
         set[p] = true;
+        // only the two exclusive regions are compared: render nothing else
+        let mask: Vec<bool> = (0..n)
+            .map(|i| {
+                let gi = (i / ww + win[1] as usize) * w + i % ww + win[0] as usize;
+                count[gi] == 1 && (last[gi] as usize == c || last[gi] as usize == p)
+            })
+            .collect();
         let rest = render(
             std::mem::take(&mut rest_buf),
             sk,
@@ -378,6 +398,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
             &set,
             &|k| meshes[k].verts.clone(),
             win,
+            &mask,
             None,
         );
         for row in rows.iter_mut() {
@@ -392,6 +413,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 &set,
                 &|k| deformed(s, sk, k, &meshes[k], &maps),
                 win,
+                &mask,
                 Some((&moves, &mut swept)),
             );
             let (mut dist, mut prox) = (0u64, 0u64);
