@@ -251,6 +251,7 @@ pub fn anime_scan(
 pub fn decode_anime(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeError> {
     let grid = Grid::new(img).ok_or_else(header_error)?;
     let mut points = Vec::with_capacity(grid.count());
+    super::advise_vec(&mut points);
     grid.decode_into(img, points.spare_capacity_mut())?;
     // SAFETY: decode_into initialised all `count` slots.
     unsafe { points.set_len(grid.count()) };
