@@ -326,17 +326,13 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
         // SAFETY: the block has room for `count` records.
         let slots =
             unsafe { slice::from_raw_parts_mut(block.cast::<MaybeUninit<R2DRotPoint>>(), count) };
-        // The plain decode goes straight into the block, then each record is
-        // augmented in place (no intermediate atlas).
-        if grid.decode_into(&img, slots).is_err() {
+        // The plain decode goes straight into the block; each record is
+        // augmented in place one grid row later (no intermediate atlas).
+        if grid.decode_anime_into(&img, slots).is_err() {
             // SAFETY: the block came from malloc above.
             unsafe { libc::free(block.cast()) };
             return false;
         }
-        // SAFETY: decode_into initialised all `count` records (the count of
-        // active cells, which is what it decodes on success).
-        let points = unsafe { slice::from_raw_parts_mut(block, count) };
-        atlas::augment(&img, points, &grid);
         // SAFETY: `out` is non-NULL (checked by decode_args).
         unsafe { set_atlas(out, block, count) };
         true

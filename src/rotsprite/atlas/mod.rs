@@ -15,13 +15,14 @@
 //!
 //! Records are written where they end up: the C ABI hands the decoders its
 //! `malloc` block, the Rust API a `Vec`'s spare capacity; the anime decode
-//! augments the plain records in place (no intermediate copy of the atlas).
+//! augments the plain records in place, one grid row behind the decode
+//! (no intermediate copy, each atlas row and record read while in cache).
 
 mod anime;
 mod decode;
 mod texels;
 
-pub(crate) use anime::{Grid, augment};
+pub(crate) use anime::Grid;
 pub use anime::{anime_scan, cell_grid, decode_anime};
 pub(crate) use decode::decode_into;
 pub use decode::{decode, scan};
