@@ -191,28 +191,12 @@ fn cell(
         }
     }
     // Area-averaged colour over the block's top-left 2k×2k pixels.
-    let (mut sum, mut count) = ([0u32; 3], 0u32);
-    let mut add = |c: [u8; 4]| {
-        if c[3] == 255 {
-            for j in 0..3 {
-                sum[j] += c[j] as u32;
-            }
-            count += 1;
-        }
+    let (sum, count) = match k {
+        1 => area::<1, 2>(t, mx, my),
+        2 => area::<2, 4>(t, mx, my),
+        3 => area::<3, 6>(t, mx, my),
+        _ => area::<4, 8>(t, mx, my),
     };
-    // SAFETY (both branches): col = 4k·mx + xx < 4k·256 = w and
-    // row = 4k·my + yy < 768k < h − 1 for xx, yy < 2k.
-    if k == 1 {
-        // The same four pixels in the same order.
-        let (a, b) = unsafe { (t.run::<2>(4 * mx, 4 * my), t.run::<2>(4 * mx, 4 * my + 1)) };
-        a.into_iter().chain(b).for_each(&mut add);
-    } else {
-        for yy in 0..2 * k {
-            for xx in 0..2 * k {
-                add(unsafe { t.pixel(4 * k * mx + xx, 4 * k * my + yy) });
-            }
-        }
-    }
     if count > 0 {
         for j in 0..3 {
             q.rgba[j] = ((sum[j] + count / 2) / count) as u8;
@@ -252,6 +236,29 @@ fn cell(
         let c = unsafe { t.texel(4 * mx + 4 * (j % 2), 4 * my + 4 * (j / 2)) };
         q.colors[j] = if c[3] == 255 { c } else { q.rgba };
     }
+}
+
+/// Sums of R, G, B over the opaque pixels among the top-left `S`×`S`
+/// (S = 2k) pixels of cell (mx, my)'s block, and their count (§8.2). Without
+/// a branch per pixel (the opaque test is a mask), so a textured atlas costs
+/// no mispredictions; integer sums, so the order does not matter.
+#[inline(always)]
+fn area<const K: usize, const S: usize>(t: &Texels<'_>, mx: usize, my: usize) -> ([u32; 3], u32) {
+    debug_assert!(t.k == K && S == 2 * K);
+    let (mut sum, mut count) = ([0u32; 3], 0u32);
+    for yy in 0..S {
+        // SAFETY: col = 4k·mx + S − 1 < 4k·256 = w, row = 4k·my + yy
+        // < 768k < h − 1.
+        let row = unsafe { t.pixels::<S>(4 * K * mx, 4 * K * my + yy) };
+        for c in row {
+            let m = (c[3] == 255) as u32;
+            sum[0] += c[0] as u32 * m;
+            sum[1] += c[1] as u32 * m;
+            sum[2] += c[2] as u32 * m;
+            count += m;
+        }
+    }
+    (sum, count)
 }
 
 /// Anime decode (§8.2): given the plain decode `base` of `img` and its
