@@ -31,14 +31,14 @@ use super::image::AtlasImage;
 use texels::Texels;
 
 /// Asks the kernel to back the 2 MiB-aligned interior of a fresh record
-/// block with huge pages (Linux; a no-op elsewhere and for blocks under
-/// 4 MiB). A dense atlas's records fill about 8.8 MB that the decoder
+/// block with huge pages (Linux; a no-op elsewhere, under Miri, which has
+/// no `madvise`, and for blocks under 4 MiB). A dense atlas's records fill about 8.8 MB that the decoder
 /// writes once; on 4 KiB pages the first write of each page is a page
 /// fault, about 2 200 of them, which cost several times the decode itself.
 /// The advice only changes how the pages are mapped, never what the block
 /// holds, and a refusal (THP disabled) leaves ordinary pages.
 pub(crate) fn advise_huge_pages(block: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", not(miri)))]
     {
         const HUGE: usize = 2 << 20;
         if len < 2 * HUGE {
@@ -52,7 +52,7 @@ pub(crate) fn advise_huge_pages(block: *mut u8, len: usize) {
             unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(all(target_os = "linux", not(miri))))]
     let _ = (block, len);
 }
 
