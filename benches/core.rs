@@ -4,10 +4,14 @@
 // of tests/golden (animal, prop, dense) and the generated dense figure of
 // `rotsprite::synth` at 1024 and 2048. Paths: decode, decode_anime, draw 128,
 // anime 256 and anime 512 (reused workspace, the pose and the view change
-// every frame). The smooth paths are timed on 1 thread and on all cores
-// (row bands, `AnimeWorkspace::with_threads`), the two interleaved frame by
-// frame so that a change of machine load hits both; each cell is
-// "median (min)" in ms. The machine's load average is printed before and
+// every frame). The decoders are timed twice: with the allocator reusing
+// the previous call's memory ("warm"), and with every output block on fresh
+// pages ("1st", as the first decode of a process, whose page faults on the
+// 8.8 MB block of a dense atlas cost more than the decode). The smooth paths
+// are timed on 1 thread and on all cores (row bands,
+// `AnimeWorkspace::with_threads`), the two interleaved frame by frame so
+// that a change of machine load hits both; "×" is the median per-frame
+// speed-up 1 thread / all cores. Each time cell is "median (min)" in ms. The machine's load average is printed before and
 // after: on a shared machine wall times are noisy, `make bench-ir` counts
 // instructions instead.
 
@@ -31,6 +35,26 @@ fn ms(f: impl FnOnce()) -> f64 {
 fn stat(mut t: Vec<f64>) -> String {
     t.sort_by(|a, b| a.total_cmp(b));
     format!("{:.3} ({:.3})", t[t.len() / 2], t[0])
+}
+
+/// Median of per-pair ratios a/b.
+fn speedup(a: &[f64], b: &[f64]) -> String {
+    let mut r: Vec<f64> = a.iter().zip(b).map(|(a, b)| a / b).collect();
+    r.sort_by(|a, b| a.total_cmp(b));
+    format!("{:.2}", r[r.len() / 2])
+}
+
+/// Whether large allocations get fresh pages from the kernel every time
+/// (glibc: a low mmap threshold; `free` unmaps them) or reuse the heap (a
+/// high one).
+fn fresh_pages(on: bool) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator tuning.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, if on { 1 << 16 } else { 32 << 20 });
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = on;
 }
 
 fn load() -> String {
@@ -120,16 +144,20 @@ fn main() {
     );
     println!("load average before: {}", load());
     println!(
-        "{:<12} {:>6} {:>17} {:>17} {:>17} {:>17} {:>17} {:>17} {:>17}",
+        "{:<12} {:>6} {:>17} {:>17} {:>17} {:>17} {:>17} {:>17} {:>17} {:>5} {:>17} {:>17} {:>5}",
         "atlas",
         "points",
-        "decode",
-        "decode_anime",
+        "decode warm",
+        "decode 1st",
+        "d_anime warm",
+        "d_anime 1st",
         "draw 128",
         "anime 256 1t",
         format!("anime 256 {all}t"),
+        "×",
         "anime 512 1t",
         format!("anime 512 {all}t"),
+        "×",
     );
     for a in &atlases {
         let img = AtlasImage::new(&a.px, a.side, a.side, 4 * a.side).expect("atlas");
@@ -151,16 +179,23 @@ fn main() {
             let yaw = -90.0 + 180.0 * (i % 64) as f64 / 64.0;
             Frame::new(yaw, 8.0, 0, 0, Some(Rig::model(&poses[i % poses.len()]))).expect("frame")
         };
-        let dec = stat(
-            (0..11)
-                .map(|_| ms(|| drop(black_box(decode(&img)))))
-                .collect(),
-        );
-        let dec_anime = stat(
-            (0..11)
-                .map(|_| ms(|| drop(black_box(decode_anime(&img)))))
-                .collect(),
-        );
+        let decoders = |fresh: bool| {
+            fresh_pages(fresh);
+            let d = stat(
+                (0..11)
+                    .map(|_| ms(|| drop(black_box(decode(&img)))))
+                    .collect(),
+            );
+            let a = stat(
+                (0..11)
+                    .map(|_| ms(|| drop(black_box(decode_anime(&img)))))
+                    .collect(),
+            );
+            fresh_pages(false);
+            (d, a)
+        };
+        let (dec, dec_anime) = decoders(false);
+        let (dec1, dec_anime1) = decoders(true);
         let mut out = vec![0u8; 128 * 128 * 4];
         draw(&points, &frame(0), &mut out).expect("draw");
         let draws = stat(
@@ -183,12 +218,13 @@ fn main() {
                 t1.push(ms(|| render(&mut one, &smooth, i)));
                 tn.push(ms(|| render(&mut many, &smooth, i)));
             }
-            (stat(t1), stat(tn))
+            let x = speedup(&t1, &tn);
+            (stat(t1), stat(tn), x)
         };
-        let (a256, a256n) = smooth_pair(256, 41);
-        let (a512, a512n) = smooth_pair(512, 31);
+        let (a256, a256n, x256) = smooth_pair(256, 41);
+        let (a512, a512n, x512) = smooth_pair(512, 31);
         println!(
-            "{:<12} {:>6} {dec:>17} {dec_anime:>17} {draws:>17} {a256:>17} {a256n:>17} {a512:>17} {a512n:>17}",
+            "{:<12} {:>6} {dec:>17} {dec1:>17} {dec_anime:>17} {dec_anime1:>17} {draws:>17} {a256:>17} {a256n:>17} {x256:>5} {a512:>17} {a512n:>17} {x512:>5}",
             a.name,
             points.len()
         );

@@ -168,6 +168,7 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
         if block.is_null() {
             return false;
         }
+        atlas::advise_huge_pages(block.cast(), MAX_POINTS * size_of::<R2DRotPoint>());
         // SAFETY: the block has room for MAX_POINTS records; uninitialised
         // memory is valid for MaybeUninit.
         let slots = unsafe {
@@ -175,7 +176,6 @@ pub extern "C" fn r2d_rotsprite_v2_decode(
         };
         match atlas::decode_into(&img, slots) {
             Ok(count) => {
-                atlas::zero_padding(&mut slots[..count]);
                 // SAFETY: `out` is non-NULL (checked by decode_args).
                 unsafe { set_atlas(out, block, count) };
                 true
@@ -322,31 +322,21 @@ pub extern "C" fn r2d_rotsprite_v2_decode_anime(
         if block.is_null() {
             return false;
         }
+        atlas::advise_huge_pages(block.cast(), count * size_of::<R2DRotPoint>());
         // SAFETY: the block has room for `count` records.
         let slots =
             unsafe { slice::from_raw_parts_mut(block.cast::<MaybeUninit<R2DRotPoint>>(), count) };
-        // The plain decode goes straight into the block, then each record is
-        // augmented in place (no intermediate atlas).
-        if grid.decode_into(&img, slots).is_err() {
+        // The plain decode goes straight into the block; each record is
+        // augmented in place one grid row later (no intermediate atlas).
+        if grid.decode_anime_into(&img, slots).is_err() {
             // SAFETY: the block came from malloc above.
             unsafe { libc::free(block.cast()) };
             return false;
         }
-        // SAFETY: decode_into initialised all `count` records (the count of
-        // active cells, which is what it decodes on success).
-        let points = unsafe { slice::from_raw_parts_mut(block, count) };
-        atlas::augment(&img, points, &grid);
-        atlas::zero_padding(slots_of(points));
         // SAFETY: `out` is non-NULL (checked by decode_args).
         unsafe { set_atlas(out, block, count) };
         true
     })
-}
-
-/// The records as `MaybeUninit` (for [`atlas::zero_padding`]).
-fn slots_of(p: &mut [R2DRotPoint]) -> &mut [MaybeUninit<R2DRotPoint>] {
-    // SAFETY: MaybeUninit<T> has the layout of T; initialised memory stays valid.
-    unsafe { slice::from_raw_parts_mut(p.as_mut_ptr().cast(), p.len()) }
 }
 
 #[unsafe(no_mangle)]

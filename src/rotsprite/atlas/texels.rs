@@ -92,16 +92,22 @@ impl<'a> Texels<'a> {
         }
     }
 
-    /// Physical pixel (col, row).
+    /// Physical pixels (col, row) … (col + N − 1, row).
     ///
     /// # Safety
-    /// `col < w` and `row < h − 1` (the offset + 4 is then within
-    /// (h−2)·stride + 4w).
+    /// `col + N ≤ w` and `row < h − 1`.
     #[inline(always)]
-    pub unsafe fn pixel(&self, col: usize, row: usize) -> [u8; 4] {
-        debug_assert!(col < 1024 * self.k && row < 1024 * self.k - 1);
-        // SAFETY: see above.
-        unsafe { self.at(row * self.stride + 4 * col) }
+    pub unsafe fn pixels<const N: usize>(&self, col: usize, row: usize) -> [[u8; 4]; N] {
+        debug_assert!(col + N <= 1024 * self.k && row < 1024 * self.k - 1);
+        let off = row * self.stride + 4 * col;
+        // SAFETY: N consecutive pixels of one row, inside the image as above.
+        unsafe {
+            self.data
+                .as_ptr()
+                .add(off)
+                .cast::<[[u8; 4]; N]>()
+                .read_unaligned()
+        }
     }
 
     /// Header texel `i` (0..=4) of §5: pixel (k·i, h·15/16).
