@@ -19,10 +19,16 @@ fn main() {
 fn run(out: &str, s: usize, frames: &[String]) -> Result<(), String> {
     let imgs = frames
         .iter()
-        .map(|f| re2d::png_io::read_png_file(std::path::Path::new(f)).map_err(|e| format!("{f}: {e:?}")))
+        .map(|f| {
+            re2d::png_io::read_png_file(std::path::Path::new(f)).map_err(|e| format!("{f}: {e:?}"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let fw = imgs.iter().map(|i| i.width as usize / s).max().unwrap_or(0);
-    let fh = imgs.iter().map(|i| i.height as usize / s).max().unwrap_or(0);
+    let fh = imgs
+        .iter()
+        .map(|i| i.height as usize / s)
+        .max()
+        .unwrap_or(0);
     let (w, h) = (fw * imgs.len(), fh);
     if w == 0 || h == 0 {
         return Err("frames smaller than SCALE".into());

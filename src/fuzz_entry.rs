@@ -405,6 +405,9 @@ pub fn bvh(data: &[u8]) {
         for a in &w.angles {
             assert_eq!(a.first(), a.last(), "the cycle closes exactly");
         }
+    }
+}
+
 // ---- rig_skeleton ----------------------------------------------------------
 
 /// A rig skeleton declaration (rig.md §1) → parse and validate; when it fits
