@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The memory-capped hostile-input harness (issue 20 item 8; `make hostile-test`).
 
-Runs every `re2d` command (and `re2d-qjs` over tests/hostile/qjs/*.js when that folder exists)
+Runs every `re2d` command (and `re2d-qjs` over tests/hostile/qjs/*.js, *.mjs: deep recursion at every stack size, huge framebuffers, endless loops under --time-limit, ...)
 over a sample of the committed fuzz corpora (fuzz/corpus/*) and over "valid but huge" inputs
 generated at test time into target/hostile/in (examples/hostile_inputs.rs), each under
 `prlimit --as=2147483648 --cpu=20`. A run passes when it exits 0-3, was not killed by a signal,
@@ -179,11 +179,20 @@ def control_runs(re2d: str, i: Path, out: Path) -> list:
     ]
 
 
-def qjs_runs(qjs: str) -> list:
+def qjs_runs(qjs: str, out: Path) -> list:
+    """tests/hostile/qjs/*.js|*.mjs, each with the flags of its first line (`// args: ...`), run
+    in the work folder (anything a script writes lands there)."""
     d = REPO / "tests" / "hostile" / "qjs"
-    if not d.is_dir():
-        return []
-    return [Run(f"re2d-qjs {f.name}", [qjs, str(f)], cwd=str(d)) for f in sorted(d.glob("*.js"))]
+    runs = []
+    for f in sorted(list(d.glob("*.js")) + list(d.glob("*.mjs"))):
+        first = f.read_text().splitlines()[0]
+        if not first.startswith("// args:"):
+            raise SystemExit(f"hostile: {f}: the first line must be '// args: FLAGS'")
+        flags = first[len("// args:"):].split()
+        runs.append(Run(f"re2d-qjs {' '.join(flags + [f.name])}", [qjs, *flags, str(f)], cwd=str(out)))
+    if not runs:
+        raise SystemExit(f"hostile: no scripts in {d}")
+    return runs
 
 
 def main() -> int:
@@ -214,7 +223,7 @@ def main() -> int:
     if a.control:
         runs = control_runs(re2d, inputs, out)
     else:
-        runs = huge_runs(re2d, inputs, out) + corpus_runs(re2d, out) + qjs_runs(qjs)
+        runs = huge_runs(re2d, inputs, out) + corpus_runs(re2d, out) + qjs_runs(qjs, out)
     failures, rss = [], []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         for run, rc, err, kib in pool.map(execute, runs):
