@@ -10,10 +10,11 @@ RIG_BENCH_DIR := target/bench-rig
 
 # The gates on the two 1696x2528 generated characters (slicing IoU per part, reassembly and its
 # three controls, weight schemes and the ramp control, grid step) and the full `rig build` folder
-# test: too slow for the debug build of cargo-test, where they are ignored.
+# test: too slow for the debug build of cargo-test, where they are ignored. `--workspace` (the default members) keeps the
+# feature set of the release build, so the core is not recompiled for this target.
 test-rig:
-	$(CARGO) test --release -p re2d --lib rig::
-	$(CARGO) test --release -p re2d-cli --test rig_cli
+	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib rig::
+	$(CARGO) test --release --workspace --exclude re2d-layout-test --test rig_cli
 
 # The whole `rig build` (motion, silhouette, slicing, reassembly proof, tables, meshes, model,
 # .riv, sheet) for the 1696x2528, 20-bone quadruped and the 17-bone biped, no browser; prints each
