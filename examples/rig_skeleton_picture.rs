@@ -8,6 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
+use re2d::rig::skeleton::Skeleton;
+use re2d::rig::slice::tube_d;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 || args.len() > 3 {
@@ -25,33 +28,15 @@ fn main() {
     }
 }
 
-struct Bone {
-    points: Vec<[f64; 2]>,
-    radius: Vec<f64>,
-}
-
 fn run(skel: &Path, out: &Path, s: usize) -> Result<(), String> {
-    let text = std::fs::read_to_string(skel).map_err(|e| format!("{}: {e}", skel.display()))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let image = v["image"].as_str().ok_or("no \"image\"")?;
-    let img_path: PathBuf = skel.parent().unwrap_or(Path::new(".")).join(image);
+    let limits = re2d::limits::Limits::DEFAULT;
+    let text = std::fs::read(skel).map_err(|e| format!("{}: {e}", skel.display()))?;
+    let sk = Skeleton::parse(&text, &limits).map_err(|e| e.to_string())?;
+    let bones = &sk.bones;
+    let img_path: PathBuf = skel.parent().unwrap_or(Path::new(".")).join(&sk.image);
     let img = re2d::png_io::read_png_file(&img_path)
         .map_err(|e| format!("{}: {e:?}", img_path.display()))?;
     let (w, h) = (img.width as usize, img.height as usize);
-    let mut bones = Vec::new();
-    for b in v["bones"].as_array().ok_or("no \"bones\"")? {
-        let points: Vec<[f64; 2]> = b["points"]
-            .as_array()
-            .ok_or("bone without points")?
-            .iter()
-            .map(|p| [p[0].as_f64().unwrap_or(0.0), p[1].as_f64().unwrap_or(0.0)])
-            .collect();
-        let radius = match &b["radius"] {
-            serde_json::Value::Array(a) => a.iter().map(|r| r.as_f64().unwrap_or(0.0)).collect(),
-            r => vec![r.as_f64().unwrap_or(0.0); points.len()],
-        };
-        bones.push(Bone { points, radius });
-    }
     // box-filtered downscale of the drawing
     let (ow, oh) = (w / s, h / s);
     let mut px = vec![0u8; ow * oh * 4];
@@ -78,14 +63,14 @@ fn run(skel: &Path, out: &Path, s: usize) -> Result<(), String> {
         for y in 0..oh {
             for x in 0..ow {
                 let p = [(x as f64 + 0.5) * sf, (y as f64 + 0.5) * sf];
-                let d = tube_distance(b, p) / sf;
+                let d = tube_d(b, p) / sf;
                 if d.abs() < 0.75 {
                     put(&mut px, ow, x, y, tint);
                 }
             }
         }
     }
-    for b in &bones {
+    for b in bones {
         for seg in b.points.windows(2) {
             line(&mut px, ow, oh, seg[0], seg[1], sf);
         }
@@ -93,7 +78,7 @@ fn run(skel: &Path, out: &Path, s: usize) -> Result<(), String> {
             dot(&mut px, ow, oh, *p, sf, 2.0, [255, 255, 255, 255]);
         }
     }
-    for b in &bones {
+    for b in bones {
         dot(&mut px, ow, oh, b.points[0], sf, 3.0, [220, 20, 20, 255]);
     }
     let png = re2d::png_io::encode_rgba(&px, ow as u32, oh as u32)?;
@@ -110,27 +95,6 @@ const PALETTE: [[u8; 4]; 6] = [
     [160, 255, 160, 255],
     [255, 160, 60, 255],
 ];
-
-/// Signed distance to the tube: distance to the polyline minus the radius interpolated at
-/// the nearest point (negative inside).
-fn tube_distance(b: &Bone, p: [f64; 2]) -> f64 {
-    let mut best = f64::INFINITY;
-    for i in 0..b.points.len() - 1 {
-        let (a, c) = (b.points[i], b.points[i + 1]);
-        let (dx, dy) = (c[0] - a[0], c[1] - a[1]);
-        let len2 = dx * dx + dy * dy;
-        let t = if len2 > 0.0 {
-            (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let q = [a[0] + t * dx, a[1] + t * dy];
-        let r = b.radius[i] + t * (b.radius[i + 1] - b.radius[i]);
-        let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt() - r;
-        best = best.min(d);
-    }
-    best
-}
 
 fn put(px: &mut [u8], ow: usize, x: usize, y: usize, c: [u8; 4]) {
     px[(y * ow + x) * 4..(y * ow + x) * 4 + 4].copy_from_slice(&c);

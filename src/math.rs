@@ -705,3 +705,19 @@ mod tests {
         assert_eq!(blend_point(&rot, Some(&ID), 0, p), mat_apply(&rot, p));
     }
 }
+
+/// The point of segment `a`→`b` nearest to `p`: its parameter `t` in
+/// `[0, 1]` (0 on a degenerate segment) and the segment's squared length,
+/// evaluated as `((p−a)·(b−a)) / |b−a|²` clamped. Shared by the rig's tubes
+/// and weight ramps and the `.riv` ramp control.
+#[inline]
+pub fn nearest_on_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> (f64, f64) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 0.0 {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (t, l2)
+}

@@ -32,12 +32,7 @@ pub fn tube_d(b: &Bone, p: [f64; 2]) -> f64 {
         let (a, q) = (b.points[i], b.points[i + 1]);
         let (ra, rb) = (b.radii[i], b.radii[i + 1]);
         let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
-        let l2 = dx * dx + dy * dy;
-        let t = if l2 > 0.0 {
-            (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
         let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
         let d = (p[0] - cx).hypot(p[1] - cy)
             - if l2 > 0.0 {

@@ -158,12 +158,7 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Pairs {
             for s in pts.windows(2) {
                 let (a, q) = (s[0], s[1]);
                 let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
-                let l2 = dx * dx + dy * dy;
-                let t = if l2 > 0.0 {
-                    (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
+                let (t, l2) = crate::math::nearest_on_segment(p, a, q);
                 let d = (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy);
                 if d < best.0 {
                     best = (d, total + t * l2.sqrt());

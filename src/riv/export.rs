@@ -253,12 +253,7 @@ pub fn ramp_weights(
     for (k, s) in pts.windows(2).enumerate() {
         let (a, b) = (s[0], s[1]);
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-        let len2 = dx * dx + dy * dy;
-        let t = if len2 > 0.0 {
-            (((v[0] - a[0]) * dx + (v[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        let (t, _) = crate::math::nearest_on_segment(v, a, b);
         let d = (v[0] - (a[0] + t * dx)).hypot(v[1] - (a[1] + t * dy));
         if d < best.0 {
             best = (d, k, t);
