@@ -372,6 +372,22 @@ pub fn blend_point_dq(
     ]
 }
 
+/// The point of segment `a`→`b` nearest to `p`: its parameter `t` in
+/// `[0, 1]` (0 on a degenerate segment) and the segment's squared length,
+/// evaluated as `((p−a)·(b−a)) / |b−a|²` clamped. Shared by the rig's tubes
+/// and weight ramps and the `.riv` ramp control.
+#[inline]
+pub fn nearest_on_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> (f64, f64) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 0.0 {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (t, l2)
+}
+
 #[cfg(test)]
 // Spec values are quoted verbatim with 17 significant digits.
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
@@ -704,20 +720,4 @@ mod tests {
         assert_eq!(blend_point(&ID, Some(&mirror), 128, p), [lin, 0.0, 0.0]);
         assert_eq!(blend_point(&rot, Some(&ID), 0, p), mat_apply(&rot, p));
     }
-}
-
-/// The point of segment `a`→`b` nearest to `p`: its parameter `t` in
-/// `[0, 1]` (0 on a degenerate segment) and the segment's squared length,
-/// evaluated as `((p−a)·(b−a)) / |b−a|²` clamped. Shared by the rig's tubes
-/// and weight ramps and the `.riv` ramp control.
-#[inline]
-pub fn nearest_on_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> (f64, f64) {
-    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-    let l2 = dx * dx + dy * dy;
-    let t = if l2 > 0.0 {
-        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (t, l2)
 }
