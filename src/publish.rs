@@ -392,6 +392,17 @@ pub fn remove_in_flight() {
     inflight::remove_all();
 }
 
+/// The last component of `path` and the folder that holds it (`.` for a
+/// bare name); `None` when the path has no last component (`/`, `..`).
+fn name_and_dir(path: &Path) -> Option<(&std::ffi::OsStr, PathBuf)> {
+    let name = path.file_name()?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Some((name, dir))
+}
+
 fn test_pause() {
     if let Some(ms) = std::env::var_os("RE2D_TEST_PUBLISH_PAUSE_MS")
         .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
@@ -438,16 +449,12 @@ where
             return write_through(&real, m, write).map_err(|e| io("cannot write", e));
         }
     }
-    let name = real.file_name().ok_or_else(|| {
+    let (name, dir) = name_and_dir(&real).ok_or_else(|| {
         io(
             "output path has no file name",
             std::io::Error::from(std::io::ErrorKind::InvalidInput),
         )
     })?;
-    let dir = match real.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => Path::new(".").to_path_buf(),
-    };
     if real != target && !dir.is_dir() {
         // a symlink whose destination folder is missing: never create
         // folders the link points into
@@ -610,16 +617,12 @@ where
             "the output folder is not empty (use --force to replace it)",
         ));
     }
-    let name = real.file_name().ok_or_else(|| {
+    let (name, parent) = name_and_dir(&real).ok_or_else(|| {
         io(
             "output path has no folder name",
             std::io::Error::from(std::io::ErrorKind::InvalidInput),
         )
     })?;
-    let parent = match real.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => Path::new(".").to_path_buf(),
-    };
     fs::create_dir_all(&parent).map_err(|e| io("cannot create the parent folder", e))?;
     let mut attempt = 0;
     let (tmp, slot) = loop {
