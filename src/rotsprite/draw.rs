@@ -261,6 +261,14 @@ fn splat(
     z: f64,
     rgba: [u8; 4],
 ) {
+    if let Some((n, dd)) = inside_splat(px, py) {
+        // The whole splat is inside (the common case): no bounds tests.
+        splat_pixel(depth, distance, out, n, dd[0], z, rgba);
+        splat_pixel(depth, distance, out, n + 1, dd[1], z, rgba);
+        splat_pixel(depth, distance, out, n + DRAW_SIZE, dd[2], z, rgba);
+        splat_pixel(depth, distance, out, n + DRAW_SIZE + 1, dd[3], z, rgba);
+        return;
+    }
     let x0 = floor_i32(px) as i64;
     let y0 = floor_i32(py) as i64;
     let inside = |t: i64| (0..DRAW_SIZE as i64).contains(&t);
@@ -272,31 +280,106 @@ fn splat(
             if !inside(tx) {
                 continue;
             }
+            let (ex, ey) = (tx as f64 + 0.5 - px, ty as f64 + 0.5 - py);
             let n = ty as usize * DRAW_SIZE + tx as usize;
-            // The depth test first: dd is only needed when it passes
-            // (every step here is side-effect free).
-            let d = depth[n] as f64;
-            if z < d - 0.001 {
-                continue;
-            }
-            let ex = tx as f64 + 0.5 - px;
-            let ey = ty as f64 + 0.5 - py;
-            let dd = ex * ex + ey * ey;
-            let px_bytes: &mut [u8; 4] = (&mut out[n * 4..n * 4 + 4]).try_into().unwrap();
-            if (z - d).abs() <= 0.001 {
-                let q = distance[n] as f64;
-                if dd > q + 1e-6 {
-                    continue;
-                }
-                if (dd - q).abs() <= 1e-6 && tie_lost(rgba, *px_bytes) {
-                    continue;
-                }
-            }
-            distance[n] = dd as f32;
-            depth[n] = z as f32;
-            *px_bytes = rgba;
+            splat_pixel(depth, distance, out, n, ex * ex + ey * ey, z, rgba);
         }
     }
+}
+
+/// When the splat at (px, py) lies wholly inside the frame: the index of
+/// its top-left pixel and the squared distances `dd` of its four pixels
+/// (top-left, top-right, bottom-left, bottom-right), each
+/// `ex·ex + ey·ey` with `ex = tx + 0.5 − px`, `ey = ty + 0.5 − py`.
+///
+/// x86-64: both floors, offsets and squares in SSE2 registers, the same
+/// operations in the same order per lane as the scalar form (below), so the
+/// same bits. The floor clamps NaN and values below −2³¹ to −2³¹ first
+/// (`maxpd` returns its second operand for a NaN); `cvttpd2dq` then gives
+/// `floor_i32`'s `i32::MIN` for every value it does not represent.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn inside_splat(px: f64, py: f64) -> Option<(usize, [f64; 4])> {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; no memory is accessed.
+    unsafe {
+        let p = _mm_set_pd(py, px);
+        let c = _mm_max_pd(p, _mm_set1_pd(-2147483648.0));
+        let t = _mm_cvttpd_epi32(c);
+        // −1 in the lanes where the truncation lies above the value.
+        let above = _mm_castpd_si128(_mm_cmpgt_pd(_mm_cvtepi32_pd(t), c));
+        let f = _mm_add_epi32(t, _mm_shuffle_epi32::<0b1000>(above));
+        let x0 = _mm_cvtsi128_si32(f);
+        let y0 = _mm_cvtsi128_si32(_mm_srli_si128::<4>(f));
+        let last = DRAW_SIZE as u32 - 1;
+        if x0 as u32 >= last || y0 as u32 >= last {
+            return None;
+        }
+        let half = _mm_set1_pd(0.5);
+        let e0 = _mm_sub_pd(_mm_add_pd(_mm_cvtepi32_pd(f), half), p);
+        let f1 = _mm_add_epi32(f, _mm_set1_epi32(1));
+        let e1 = _mm_sub_pd(_mm_add_pd(_mm_cvtepi32_pd(f1), half), p);
+        let (sq0, sq1) = (_mm_mul_pd(e0, e0), _mm_mul_pd(e1, e1));
+        let xs = _mm_unpacklo_pd(sq0, sq1);
+        let top = _mm_add_pd(xs, _mm_unpackhi_pd(sq0, sq0));
+        let bottom = _mm_add_pd(xs, _mm_unpackhi_pd(sq1, sq1));
+        let mut dd = [0.0; 4];
+        _mm_storeu_pd(dd.as_mut_ptr(), top);
+        _mm_storeu_pd(dd.as_mut_ptr().add(2), bottom);
+        Some((y0 as usize * DRAW_SIZE + x0 as usize, dd))
+    }
+}
+
+/// The scalar form of [`inside_splat`].
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn inside_splat(px: f64, py: f64) -> Option<(usize, [f64; 4])> {
+    let x0 = floor_i32(px);
+    let y0 = floor_i32(py);
+    let last = DRAW_SIZE as u32 - 1;
+    if x0 as u32 >= last || y0 as u32 >= last {
+        return None;
+    }
+    let (ex0, ey0) = (x0 as f64 + 0.5 - px, y0 as f64 + 0.5 - py);
+    let (ex1, ey1) = ((x0 + 1) as f64 + 0.5 - px, (y0 + 1) as f64 + 0.5 - py);
+    let dd = [
+        ex0 * ex0 + ey0 * ey0,
+        ex1 * ex1 + ey0 * ey0,
+        ex0 * ex0 + ey1 * ey1,
+        ex1 * ex1 + ey1 * ey1,
+    ];
+    Some((y0 as usize * DRAW_SIZE + x0 as usize, dd))
+}
+
+/// Steps 8.1–8.5 for pixel `n`, `dd` its squared distance from the point.
+#[inline(always)]
+fn splat_pixel(
+    depth: &mut [f32; DRAW_PIXELS],
+    distance: &mut [f32; DRAW_PIXELS],
+    out: &mut [u8; DRAW_OUT_BYTES],
+    n: usize,
+    dd: f64,
+    z: f64,
+    rgba: [u8; 4],
+) {
+    // The depth test first (every step here is side-effect free).
+    let d = depth[n] as f64;
+    if z < d - 0.001 {
+        return;
+    }
+    let px_bytes: &mut [u8; 4] = (&mut out[n * 4..n * 4 + 4]).try_into().unwrap();
+    if (z - d).abs() <= 0.001 {
+        let q = distance[n] as f64;
+        if dd > q + 1e-6 {
+            return;
+        }
+        if (dd - q).abs() <= 1e-6 && tie_lost(rgba, *px_bytes) {
+            return;
+        }
+    }
+    distance[n] = dd as f32;
+    depth[n] = z as f32;
+    *px_bytes = rgba;
 }
 
 /// The colour tie-break of §6.3 step 8.4, kept out of line: exact ties are
