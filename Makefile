@@ -24,7 +24,7 @@ TEST_TARGETS  := header-check cargo-test
 DEMO_TARGETS  :=
 BENCH_TARGETS := bench-core
 
-.PHONY: all deps release examples header header-check test cargo-test demo demo-core bench bench-core install uninstall clean
+.PHONY: all deps release examples header header-check test cargo-test demo demo-core bench bench-all bench-core install uninstall clean
 
 all: release
 
@@ -76,7 +76,14 @@ demo: release demo-core $(DEMO_TARGETS)
 demo-core: examples
 	target/release/examples/demo out
 
-bench: $(BENCH_TARGETS)
+# One table: every C-ABI path per atlas against a baseline build (BENCH_BASE, default main at the
+# start of speed round 4; RE2D_C_LIB=path.so adds the existing C library), the 1/2-thread
+# speed-up, $.mesh against its plain-JS transcription and `rig build` per stage
+# (benches/bench.sh). `make bench-all` runs every area's own bench target instead.
+bench: release
+	benches/bench.sh
+
+bench-all: $(BENCH_TARGETS)
 
 bench-core:
 	$(CARGO) bench --bench core
