@@ -143,6 +143,281 @@ fn nres(dir: &Path) {
     write(dir, "nres-65536-empty.nres", &archive);
 }
 
+/// Renames bone `from` to `to` in a declaration (its parent references and
+/// `mocap` key too).
+fn rename(sk: &mut serde_json::Value, from: &str, to: &str) {
+    for b in sk["bones"].as_array_mut().expect("bones") {
+        for k in ["name", "parent"] {
+            if b[k] == from {
+                b[k] = json!(to);
+            }
+        }
+    }
+    if let Some(m) = sk.get_mut("mocap").and_then(|m| m.as_object_mut())
+        && let Some(j) = m.remove(from)
+    {
+        m.insert(to.into(), j);
+    }
+}
+
+/// A 1-bit palette PNG of `w × h` pure green (key colour) pixels, small at
+/// any size.
+fn green_png(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Indexed);
+    enc.set_depth(png::BitDepth::One);
+    enc.set_palette(vec![0, 255, 0, 0, 0, 0]);
+    let mut wr = enc.write_header().expect("header");
+    let mut sw = wr.stream_writer().expect("stream");
+    let row = vec![0u8; w.div_ceil(8) as usize];
+    for _ in 0..h {
+        std::io::Write::write_all(&mut sw, &row).expect("row");
+    }
+    sw.finish().expect("finish");
+    drop(wr);
+    out
+}
+
+/// A PNG signature and a valid IHDR of `w × h` RGBA8, then `tail` (no IDAT
+/// and no IEND unless `tail` has them).
+fn png_header(w: u32, h: u32, tail: &[u8]) -> Vec<u8> {
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend(w.to_be_bytes());
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]);
+    let crc = crc32(&ihdr);
+    let mut v = b"\x89PNG\r\n\x1a\n".to_vec();
+    v.extend(13u32.to_be_bytes());
+    v.extend(&ihdr);
+    v.extend(crc.to_be_bytes());
+    v.extend(tail);
+    v
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut c = 0xffff_ffffu32;
+    for &b in data {
+        c ^= b as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}
+
+/// Issue 29: one input per row of the issue's table (`r29-*` cases of
+/// tests/hostile/run.py).
+fn issue29(dir: &Path) {
+    use re2d::rig::drawings;
+    // a small biped and its declaration (rows 1-3, 10b, 10f)
+    let d = drawings::generate(&drawings::biped().sized(424, 632)).expect("a drawing");
+    write(dir, "small.png", &d.png().expect("png"));
+    let mut sk: serde_json::Value = serde_json::from_str(&d.skeleton_json).expect("json");
+    sk["image"] = json!("small.png");
+    write(dir, "small.skeleton.json", sk.to_string().as_bytes());
+    let names: Vec<String> = sk["bones"]
+        .as_array()
+        .expect("bones")
+        .iter()
+        .map(|b| b["name"].as_str().expect("name").to_string())
+        .collect();
+    let variant = |file: &str, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = sk.clone();
+        f(&mut v);
+        write(dir, file, v.to_string().as_bytes());
+    };
+    let (a, b) = (&names[names.len() - 2], &names[names.len() - 1]);
+    variant("r29-names-collide.skeleton.json", &|v| {
+        rename(v, a, "x.y");
+        rename(v, b, "x_y");
+    });
+    variant("r29-names-unicode.skeleton.json", &|v| {
+        rename(v, a, "рука");
+        rename(v, b, "нога");
+    });
+    variant("r29-name-600k.skeleton.json", &|v| {
+        rename(v, &names[0], &"b".repeat(600_000))
+    });
+    variant("r29-name-300.skeleton.json", &|v| {
+        rename(v, &names[0], &"b".repeat(300))
+    });
+    // row 4: one bone of 2 000 points on a 1000x1000 drawing
+    let big = drawings::generate(&drawings::biped().sized(1000, 1000)).expect("a drawing");
+    write(dir, "r29-1000.png", &big.png().expect("png"));
+    let mut bsk: serde_json::Value = serde_json::from_str(&big.skeleton_json).expect("json");
+    bsk["image"] = json!("r29-1000.png");
+    {
+        let b0 = &mut bsk["bones"][0];
+        // a zigzag over the whole drawing: the tube's box is the drawing
+        let pts: Vec<_> = (0..2000)
+            .map(|i| {
+                let x = if i % 2 == 0 { 20.0 } else { 980.0 };
+                json!([x, 20.0 + i as f64 / 1999.0 * 960.0])
+            })
+            .collect();
+        b0["points"] = json!(pts);
+        b0["radius"] = json!(40.0);
+    }
+    write(
+        dir,
+        "r29-points-2000.skeleton.json",
+        bsk.to_string().as_bytes(),
+    );
+    // row 5: a 1 000-joint chain without channels, Frames: 1000000, no motion lines
+    // (its last joints carry leg names, so the gait search walks the whole chain)
+    let legs = [
+        "LeftHip",
+        "LeftKnee",
+        "LeftAnkle",
+        "RightHip",
+        "RightKnee",
+        "RightAnkle",
+    ];
+    let mut bvh = String::from("HIERARCHY\n");
+    for i in 0..1000 {
+        let name = if i >= 994 {
+            legs[i - 994].to_string()
+        } else {
+            format!("j{i}")
+        };
+        bvh += &format!(
+            "{} {name}\n{{\nOFFSET 0 1 0\n",
+            if i == 0 { "ROOT" } else { "JOINT" }
+        );
+    }
+    bvh += "End Site\n{\nOFFSET 0 1 0\n}\n";
+    bvh += &"}\n".repeat(1000);
+    bvh += "MOTION\nFrames: 1000000\nFrame Time: 0.0083333\n";
+    variant("r29-legs.skeleton.json", &|v| {
+        v["mocap"] = json!({"thigh_near": "LeftHip", "shin_near": "LeftKnee",
+                            "thigh_far": "RightHip", "shin_far": "RightKnee"})
+    });
+    write(dir, "r29-chain-1000.bvh", bvh.as_bytes());
+    // row 6: a 16384x16384 drawing (exactly at png-max-side / png-max-bytes)
+    write(dir, "r29-16384.png", &green_png(16384, 16384));
+    variant("r29-16384.skeleton.json", &|v| {
+        v["image"] = json!("r29-16384.png")
+    });
+    // row 7: a 62 MB model of 31 M numbers (json-max-bytes is 64M)
+    let mut m = br#"{"version": 1, "name": "n", "textures": {},
+        "skeleton": {"root": {"x": 0, "y": 0, "length": 10, "angle": 0}},
+        "parts": [{"name": "p", "depth": 0.5, "tris": [0, 1, 2],
+        "weights": [["root", 1], ["root", 1], ["root", 1]], "uv": [0,0,1,0,0,1], "verts": ["#
+        .to_vec();
+    for _ in 0..31_000_000 / 2 - 1 {
+        m.extend_from_slice(b"0,0,");
+    }
+    m.extend_from_slice(b"0,0]}], \"clips\": {}}");
+    write(dir, "r29-31M-numbers.model.json", &m);
+    drop(m);
+    // row 9 / 10d: a valid IHDR + 200 random bytes; a 65-byte PNG declaring 16384²
+    let mut z = 0x2545_f491_4f6c_dd1du64;
+    let noise: Vec<u8> = (0..200)
+        .map(|_| {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            z as u8
+        })
+        .collect();
+    write(dir, "r29-broken.png", &png_header(64, 64, &noise));
+    // IHDR, then an IDAT of the first 20 bytes of a zlib stream of zeros,
+    // then the file ends (65 bytes)
+    let z20: [u8; 20] = [
+        0x78, 0xda, 0xed, 0xc1, 0x31, 0x01, 0x00, 0x00, 0x00, 0xc2, 0xa0, 0xf5, 0x4f, 0x6d, 0x08,
+        0x5f, 0xa0, 0x00, 0x00, 0x00,
+    ];
+    let mut idat = b"IDAT".to_vec();
+    idat.extend(z20);
+    let mut chunk = 20u32.to_be_bytes().to_vec();
+    chunk.extend(&idat);
+    chunk.extend(crc32(&idat).to_be_bytes());
+    let p65 = png_header(16384, 16384, &chunk);
+    assert_eq!(p65.len(), 65);
+    write(dir, "r29-65.png", &p65);
+    variant("r29-65.skeleton.json", &|v| {
+        v["image"] = json!("r29-65.png")
+    });
+    // a small model (rows 9, 10a, 10c)
+    let model = |tex: Option<&str>, verts: serde_json::Value, key: serde_json::Value| {
+        json!({"version": 1, "name": "small",
+            "textures": tex.map_or(json!({}), |t| json!({"t": t})),
+            "skeleton": {"root": {"x": 0.0, "y": 0.0, "length": 10.0, "angle": 0.0}},
+            "parts": [{"name": "p", "texture": tex.map(|_| "t"), "depth": 0.5, "verts": verts,
+                "uv": [0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "tris": [0, 1, 2],
+                "weights": [["root", 1], ["root", 1], ["root", 1]]}],
+            "clips": {"move": {"duration": 1.0, "loop": true, "interpolation": "linear",
+                "tracks": {"root": [[0.0, 0.0], [1.0, 0.5]]},
+                "translations": {"root": [[0.0, 0.0, 0.0], key]}}}})
+        .to_string()
+    };
+    let v = json!([0.0, 0.0, 50.0, 0.0, 0.0, 50.0]);
+    let k = json!([1.0, 5.0, 5.0]);
+    write(
+        dir,
+        "r29-small.model.json",
+        model(None, v.clone(), k.clone()).as_bytes(),
+    );
+    write(
+        dir,
+        "r29-broken-tex.model.json",
+        model(Some("r29-broken.png"), v.clone(), k.clone()).as_bytes(),
+    );
+    write(
+        dir,
+        "r29-65-tex.model.json",
+        model(Some("r29-65.png"), v.clone(), k.clone()).as_bytes(),
+    );
+    write(
+        dir,
+        "r29-null-verts.model.json",
+        model(None, json!([0.0, null, 50.0, 0.0, 0.0, 50.0]), k).as_bytes(),
+    );
+    write(
+        dir,
+        "r29-null-key.model.json",
+        model(None, v, json!([1.0, null, 5.0])).as_bytes(),
+    );
+    // row 10f: the repository's walk with the root height scaled to ~1e37
+    let walk = include_str!("../assets/mocap/cmu-131-01-walk.bvh");
+    let (head, motion) = walk.split_at(walk.find("Frame Time:").expect("motion"));
+    let mut out = head.to_string();
+    for (i, line) in motion.lines().enumerate() {
+        if i == 0 {
+            out += line;
+        } else {
+            let mut vals: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+            if let Some(y) = vals.get_mut(1) {
+                let h: f64 = y.parse().expect("a number");
+                *y = format!("{:e}", h * 5e36);
+            }
+            out += &vals.join(" ");
+        }
+        out += "\n";
+    }
+    write(dir, "r29-root-8e37.bvh", out.as_bytes());
+    // a small archive (row 8)
+    let s = synth::generate("triangle", 1).expect("an archive");
+    write(dir, "r29-small.nres", &s.bytes);
+    // row 11: riv-max-objects (16 M) records of 4 bytes (a Node with parentId 0)
+    let node = RivObject::new(2).with(5, Value::Uint(0));
+    let back = RivObject::new(23);
+    let e1 = encode(&[back.clone(), node.clone()], Header::default()).expect("encode");
+    let e2 = encode(&[back, node.clone(), node], Header::default()).expect("encode");
+    let rec = e2[e1.len()..].to_vec();
+    let mut f = e1.clone();
+    f.reserve(rec.len() << 24);
+    for _ in 0..(1u32 << 24) - 2 {
+        f.extend_from_slice(&rec);
+    }
+    write(dir, "r29-16M-records.riv", &f);
+}
+
 /// `--largest`: the largest inputs the default limits allow (for the peak
 /// RSS measurements of the README), not used by the harness.
 fn largest(dir: &Path) {
@@ -199,5 +474,6 @@ fn main() {
     riv(dir);
     skeleton_models(dir);
     nres(dir);
+    issue29(dir);
     println!("hostile inputs written to {}", dir.display());
 }

@@ -77,7 +77,25 @@ pub struct Limits {
     /// Most bones a rig skeleton declaration may have (rig.md §1; checked
     /// before anything per bone is allocated; connector bones come on top).
     pub rig_max_bones: u32,
+    /// Largest drawing `re2d rig` processes (pixels): the pipeline holds
+    /// about [`RIG_BYTES_PER_PIXEL`] bytes per pixel of the drawing, checked
+    /// from the PNG header before it is decoded.
+    pub rig_max_pixels: u64,
+    /// Most tube work of a rig declaration on its drawing: the sum over the
+    /// bones of segments × pixels of the tube's bounding box (every pixel of
+    /// the box is tested against every segment), checked before slicing.
+    pub rig_max_tube_work: u64,
+    /// Most motion-capture work of a BVH: frames × joints (forward
+    /// kinematics of every joint on every frame), checked when the
+    /// `Frames:` line is read.
+    pub bvh_max_work: u64,
 }
+
+/// Bytes the rig pipeline holds per pixel of the drawing, measured (peak RSS
+/// of `re2d rig build` over the drawing's pixels: 25 on the 1696×2528 biped,
+/// 22.6 on it scaled to 3392×5056; issue 29 measured 26 on 4096² to 16384²):
+/// what [`Limits::rig_max_pixels`] is sized with.
+pub const RIG_BYTES_PER_PIXEL: u64 = 26;
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
@@ -104,6 +122,10 @@ pub const BVH_CHANNELS_CEILING: u32 = 6 << 16;
 /// index) and declared plus connector bones must fit the 255 bones of a
 /// `.riv` model.
 pub const RIG_BONES_CEILING: u32 = 127;
+/// The longest bone name of a rig declaration (bytes): the name becomes a
+/// file name (`part_<name>.png`, well under the 255 bytes of a file name) and
+/// is repeated in every vertex weight of the model.
+pub const RIG_NAME_MAX_BYTES: usize = 64;
 
 impl Limits {
     /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
@@ -153,6 +175,9 @@ impl Limits {
         export_max_bytes: 1 << 30,
         riv_max_findings: 1000,
         rig_max_bones: 64,
+        rig_max_pixels: 24 << 20,
+        rig_max_tube_work: 1 << 28,
+        bvh_max_work: 1 << 27,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -268,6 +293,21 @@ impl Limits {
             "most bones in a rig skeleton declaration (at most 127)",
             "64",
         ),
+        (
+            "rig-max-pixels",
+            "largest drawing `re2d rig` processes (pixels; about 26 bytes of memory each)",
+            "24M",
+        ),
+        (
+            "rig-max-tube-work",
+            "most tube work of a rig declaration: sum over bones of segments x tube box pixels",
+            "256M",
+        ),
+        (
+            "bvh-max-work",
+            "most BVH work: frames x joints (forward kinematics of every joint on every frame)",
+            "128M",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -295,6 +335,9 @@ impl Limits {
         ("export-max-bytes", 4 << 30),
         ("riv-max-findings", 1_000_000),
         ("rig-max-bones", RIG_BONES_CEILING as u64),
+        ("rig-max-pixels", 1 << 28),
+        ("rig-max-tube-work", 1 << 40),
+        ("bvh-max-work", 1 << 40),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -345,6 +388,9 @@ impl Limits {
             "export-max-bytes" => self.export_max_bytes = big(),
             "riv-max-findings" => self.riv_max_findings = small(),
             "rig-max-bones" => self.rig_max_bones = small(),
+            "rig-max-pixels" => self.rig_max_pixels = big(),
+            "rig-max-tube-work" => self.rig_max_tube_work = big(),
+            "bvh-max-work" => self.bvh_max_work = big(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

@@ -34,35 +34,111 @@ pub fn decode_rgba(r: impl BufRead + Seek) -> Result<RgbaImage, String> {
 
 /// Decodes a PNG of any colour type and depth into RGBA8. The header's
 /// size is checked against `limits` (side, then RGBA8 bytes) **before** any
-/// pixel buffer is allocated, and allocations that still fail are errors,
-/// not aborts.
-pub fn decode_rgba_limited(r: impl BufRead + Seek, limits: &Limits) -> Result<RgbaImage, String> {
+/// pixel buffer is allocated, and the image buffer then grows only as rows
+/// are decoded: a 65-byte file declaring 16384² fails at its first missing
+/// row having allocated one row, not 1 GiB. An interlaced image (whose
+/// passes spread over the whole image) is first decoded once without
+/// keeping its pixels ([`validate_limited`], one row of memory), and only
+/// then into its buffer. Allocations that still fail are errors, not aborts.
+pub fn decode_rgba_limited(
+    mut r: impl BufRead + Seek,
+    limits: &Limits,
+) -> Result<RgbaImage, String> {
+    let start = r.stream_position().map_err(|e| e.to_string())?;
+    let mut reader = open(&mut r, limits)?;
+    if reader.info().interlaced {
+        drop(reader);
+        validate_limited(&mut r, limits)?;
+        r.seek(std::io::SeekFrom::Start(start))
+            .map_err(|e| e.to_string())?;
+        return decode_whole(r, limits);
+    }
+    let (w, h) = (reader.info().width, reader.info().height);
+    let total = w as usize * h as usize * 4;
+    let (ct, _) = reader.output_color_type();
+    let mut data: Vec<u8> = Vec::new();
+    while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
+        let row = row.data();
+        let add = row.len() / ct.samples() * 4;
+        if data.len() + add > data.capacity() {
+            // at least double (amortised), never past the whole image
+            let want = (data.capacity().max(add).max(64 << 10) * 2).min(total.max(add));
+            data.try_reserve_exact(want - data.len())
+                .map_err(|_| "out of memory for the image".to_string())?;
+        }
+        expand_row(&mut data, row, ct)?;
+    }
+    if data.len() != total {
+        return Err("the image data ends early".into());
+    }
+    Ok(RgbaImage {
+        data,
+        width: w,
+        height: h,
+    })
+}
+
+/// Decodes every row of a PNG without keeping the pixels (memory: one row):
+/// the check that a file declaring its size really holds that image, before
+/// anything is allocated for it. Returns the size.
+pub fn validate_limited(r: impl BufRead + Seek, limits: &Limits) -> Result<(u32, u32), String> {
+    let mut reader = open(r, limits)?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    while reader
+        .next_interlaced_row()
+        .map_err(|e| e.to_string())?
+        .is_some()
+    {}
+    reader.finish().map_err(|e| e.to_string())?;
+    Ok((w, h))
+}
+
+/// A decoder past the header, whose size is within `limits`.
+fn open<R: BufRead + Seek>(r: R, limits: &Limits) -> Result<png::Reader<R>, String> {
     let cap = png::Limits {
         bytes: limits.png_max_bytes.min(usize::MAX as u64) as usize,
     };
     let mut dec = png::Decoder::new_with_limits(r, cap);
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(|e| e.to_string())?;
+    let reader = dec.read_info().map_err(|e| e.to_string())?;
     let (w, h) = (reader.info().width, reader.info().height);
     limits.check_image(w, h, 4).map_err(|e| e.to_string())?;
+    Ok(reader)
+}
+
+/// Appends one decoded row (8-bit grey, grey + alpha, RGB or RGBA) as RGBA8.
+fn expand_row(out: &mut Vec<u8>, row: &[u8], ct: png::ColorType) -> Result<(), String> {
+    match ct {
+        png::ColorType::Rgba => out.extend_from_slice(row),
+        png::ColorType::Rgb => {
+            out.extend(row.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]))
+        }
+        png::ColorType::GrayscaleAlpha => {
+            out.extend(row.chunks_exact(2).flat_map(|c| [c[0], c[0], c[0], c[1]]))
+        }
+        png::ColorType::Grayscale => out.extend(row.iter().flat_map(|&c| [c, c, c, 255])),
+        png::ColorType::Indexed => return Err("unexpanded palette".into()),
+    }
+    Ok(())
+}
+
+/// The whole image at once (after [`validate_limited`] proved the data is
+/// there): for interlaced files.
+fn decode_whole(r: impl BufRead + Seek, limits: &Limits) -> Result<RgbaImage, String> {
+    let mut reader = open(r, limits)?;
     let size = reader.output_buffer_size().ok_or("image too large")?;
     let mut buf = zeroed(size)?;
     let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
     buf.truncate(info.buffer_size());
     let px = info.width as usize * info.height as usize;
-    let expand = |n: usize, f: &dyn Fn(&[u8]) -> [u8; 4]| -> Result<Vec<u8>, String> {
+    let data = if info.color_type == png::ColorType::Rgba {
+        buf
+    } else {
         let mut out = Vec::new();
         out.try_reserve_exact(px * 4)
             .map_err(|_| "out of memory for the image".to_string())?;
-        out.extend(buf.chunks_exact(n).flat_map(f));
-        Ok(out)
-    };
-    let data = match info.color_type {
-        png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => expand(3, &|c| [c[0], c[1], c[2], 255])?,
-        png::ColorType::GrayscaleAlpha => expand(2, &|c| [c[0], c[0], c[0], c[1]])?,
-        png::ColorType::Grayscale => expand(1, &|c| [c[0], c[0], c[0], 255])?,
-        png::ColorType::Indexed => return Err("unexpanded palette".into()),
+        expand_row(&mut out, &buf, info.color_type)?;
+        out
     };
     if data.len() != px * 4 {
         return Err("unexpected PNG layout".into());

@@ -36,7 +36,8 @@
 //!
 //! Test aid: `RE2D_TEST_PUBLISH_PAUSE_MS=N` sleeps N ms after the temporary
 //! file is written (before the rename), so tests can deliver a signal
-//! mid-publish.
+//! mid-publish; `RE2D_TEST_PUBLISH_SWAPPED_PAUSE_MS=N` sleeps after a
+//! forced [`publish_dir`] swapped the folders, before the old tree is removed.
 //!
 //! ```
 //! use re2d::publish::publish;
@@ -214,21 +215,30 @@ mod inflight {
         [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
     static INSTALL: Once = Once::new();
 
-    /// Temporary folders in flight (flat: their files are removed, then the
-    /// folder).
+    /// Temporary folders in flight, removed with everything in them (also
+    /// the old tree a forced publish swapped out, until it is gone).
     static DIRS: [AtomicPtr<libc::c_char>; SLOTS] =
         [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
 
-    /// Removes the files of folder `p`, then `p`, with raw system calls only
-    /// (async-signal-safe: no allocation, no libc directory streams).
+    /// Deepest folder nesting the signal handler removes (each level holds
+    /// one 4 KiB buffer on the stack); anything deeper is left to the stale
+    /// folder clean-up of a later run ([`super::remove_stale_dirs`]).
     #[cfg(target_os = "linux")]
-    unsafe fn remove_flat_dir(p: *const libc::c_char) {
-        // SAFETY (whole body): `p` is a valid C string; the buffer is on the
+    const MAX_DEPTH: usize = 64;
+
+    /// Removes the tree under folder descriptor `fd` (files, then nested
+    /// folders depth first) with raw system calls only (async-signal-safe:
+    /// no allocation, no libc directory streams). Entries removed while
+    /// reading are re-read from the start until a pass removes nothing.
+    #[cfg(target_os = "linux")]
+    unsafe fn remove_tree_at(fd: libc::c_int, depth: usize) {
+        // SAFETY (whole body): `fd` is an open folder; the buffer is on the
         // stack and getdents64 fills at most its length; every record is read
         // inside the returned length.
         unsafe {
-            let fd = libc::open(p, libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
-            if fd >= 0 {
+            loop {
+                let mut removed = 0usize;
+                libc::lseek(fd, 0, libc::SEEK_SET);
                 let mut buf = [0u8; 4096];
                 loop {
                     let n = libc::syscall(
@@ -246,17 +256,54 @@ mod inflight {
                         if reclen == 0 {
                             break;
                         }
+                        let kind = buf[off + 18];
                         let name = buf.as_ptr().add(off + 19) as *const libc::c_char;
                         let dot = *name == b'.' as libc::c_char;
                         let skip = dot
                             && (*name.add(1) == 0
                                 || (*name.add(1) == b'.' as libc::c_char && *name.add(2) == 0));
                         if !skip {
-                            libc::unlinkat(fd, name, 0);
+                            if kind != libc::DT_DIR && libc::unlinkat(fd, name, 0) == 0 {
+                                removed += 1;
+                            } else if depth < MAX_DEPTH {
+                                let sub = libc::openat(
+                                    fd,
+                                    name,
+                                    libc::O_RDONLY
+                                        | libc::O_DIRECTORY
+                                        | libc::O_NOFOLLOW
+                                        | libc::O_CLOEXEC,
+                                );
+                                if sub >= 0 {
+                                    remove_tree_at(sub, depth + 1);
+                                    libc::close(sub);
+                                }
+                                if libc::unlinkat(fd, name, libc::AT_REMOVEDIR) == 0 {
+                                    removed += 1;
+                                }
+                            }
                         }
                         off += reclen;
                     }
                 }
+                if removed == 0 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Removes folder `p` and everything in it (see [`remove_tree_at`]).
+    #[cfg(target_os = "linux")]
+    unsafe fn remove_dir_tree(p: *const libc::c_char) {
+        // SAFETY: `p` is a valid C string; only raw system calls.
+        unsafe {
+            let fd = libc::open(
+                p,
+                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            );
+            if fd >= 0 {
+                remove_tree_at(fd, 0);
                 libc::close(fd);
             }
             libc::rmdir(p);
@@ -277,7 +324,7 @@ mod inflight {
             let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
             if !p.is_null() {
                 // SAFETY: as above; only raw system calls.
-                unsafe { remove_flat_dir(p) };
+                unsafe { remove_dir_tree(p) };
             }
         }
         // SAFETY: restoring the default action and re-raising are
@@ -404,8 +451,12 @@ fn name_and_dir(path: &Path) -> Option<(&std::ffi::OsStr, PathBuf)> {
 }
 
 fn test_pause() {
-    if let Some(ms) = std::env::var_os("RE2D_TEST_PUBLISH_PAUSE_MS")
-        .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
+    test_pause_var("RE2D_TEST_PUBLISH_PAUSE_MS");
+}
+
+fn test_pause_var(var: &str) {
+    if let Some(ms) =
+        std::env::var_os(var).and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
     {
         std::thread::sleep(std::time::Duration::from_millis(ms.min(60_000)));
     }
@@ -538,7 +589,9 @@ where
 }
 
 /// Publishes a whole folder at once: `fill` writes every file into a fresh
-/// temporary sibling folder (`.<name>.<random>.tmp`, mode 0o755), which is
+/// temporary sibling folder (`.<name>.<random>.d<pid>.tmp`, mode 0o755; the
+/// owner's pid lets a later run remove it after a SIGKILL, see
+/// [`remove_stale_dirs`]), which is
 /// then synced once (`syncfs`) and renamed into place; the parent folder is
 /// synced after the rename. So a failing or interrupted run changes nothing
 /// at `target`, and concurrent runs never mix their files.
@@ -549,8 +602,12 @@ where
 ///   removed. A target that contains one of `inputs` is always refused.
 /// - `target` anything but a folder (after following symlinks): refused (3).
 ///
-/// On failure the temporary folder is removed (also on SIGINT/SIGTERM while
-/// it is registered, like the temporary files of [`publish`]).
+/// On failure the temporary folder is removed (also on SIGINT/SIGTERM/SIGHUP
+/// while it is registered, like the temporary files of [`publish`]; the
+/// handler removes nested folders too). After a forced swap the old tree
+/// stays registered until it is removed, so a signal then removes the rest
+/// of it. Stale temporary folders of the same target whose owner process
+/// is gone are removed first.
 ///
 /// ```
 /// use re2d::publish::publish_dir;
@@ -624,11 +681,12 @@ where
         )
     })?;
     fs::create_dir_all(&parent).map_err(|e| io("cannot create the parent folder", e))?;
+    remove_stale_dirs(&parent, name);
     let mut attempt = 0;
     let (tmp, slot) = loop {
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);
-        tmp_name.push(format!(".{}.tmp", random_suffix()));
+        tmp_name.push(format!(".{}.d{}.tmp", random_suffix(), std::process::id()));
         let tmp = parent.join(tmp_name);
         let slot = inflight::add_dir(&tmp);
         match fs::create_dir(&tmp) {
@@ -674,11 +732,13 @@ where
             if let Ok(d) = fs::File::open(&parent) {
                 let _ = d.sync_all();
             }
-            done(slot);
             if swapped {
-                // `tmp` now holds the old folder
+                // `tmp` now holds the old folder: it stays registered (a
+                // signal removes the rest of it) until it is gone
+                test_pause_var("RE2D_TEST_PUBLISH_SWAPPED_PAUSE_MS");
                 let _ = fs::remove_dir_all(&tmp);
             }
+            done(slot);
             Ok(())
         }
         Err(e) => {
@@ -693,6 +753,68 @@ where
             Err(io("cannot move the folder into place", e))
         }
     }
+}
+
+/// Removes the temporary folders that earlier runs publishing `name` into
+/// `parent` left behind when they were killed (SIGKILL, a power cut): a
+/// folder `.<name>.<16 hex>.d<pid>.tmp` whose owner process `pid` no longer
+/// exists. Folders of live owners (a concurrent run) and names of any other
+/// shape are left alone; errors are ignored (the clean-up is best effort).
+pub fn remove_stale_dirs(parent: &Path, name: &std::ffi::OsStr) {
+    let Ok(list) = fs::read_dir(parent) else {
+        return;
+    };
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let Some(prefix) = prefix.to_str().map(str::to_owned) else {
+        return;
+    };
+    for e in list.flatten() {
+        let file = e.file_name();
+        let Some(f) = file.to_str() else { continue };
+        let Some(mid) = f
+            .strip_prefix(prefix.as_str())
+            .and_then(|m| m.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some((hex, pid)) = mid.split_once(".d") else {
+            continue;
+        };
+        if hex.len() != 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() || !owner_is_gone(pid) {
+            continue;
+        }
+        let path = e.path();
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// Whether no process `pid` exists (`kill(pid, 0)` fails with `ESRCH`).
+#[cfg(unix)]
+fn owner_is_gone(pid: u32) -> bool {
+    let Ok(p) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    if p <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(p, 0) };
+    r != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn owner_is_gone(_: u32) -> bool {
+    false
 }
 
 /// One sync for a whole folder: `syncfs` on its file system (Linux), else

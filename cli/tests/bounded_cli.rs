@@ -611,3 +611,87 @@ fn an_interrupted_extract_changes_nothing_and_leaves_no_temporary_folder() {
         files(&d)
     );
 }
+
+// ---- issue 29 row 8: nothing left behind after a signal or a kill ---------------------------
+
+#[test]
+fn a_signal_after_the_swap_removes_the_whole_old_tree() {
+    let d = tmp("swapped");
+    let a = archive(&d, "quirks", 2);
+    let out = d.join("ex");
+    // an old output folder with nested folders (what the old flat handler left)
+    for sub in ["x/y/z", "x/w", "v"] {
+        fs::create_dir_all(out.join(sub)).unwrap();
+        for i in 0..50 {
+            fs::write(out.join(sub).join(format!("f{i}")), b"old").unwrap();
+        }
+    }
+    // the pause sits after the folders were swapped, before the old tree is removed
+    let mut child = re2d()
+        .env("RE2D_TEST_PUBLISH_SWAPPED_PAUSE_MS", "30000")
+        .args(["nres", "extract", "--force"])
+        .arg(&a)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let tmp_dirs = || {
+        files(&d)
+            .into_iter()
+            .filter(|f| f.starts_with(".ex.") && f.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    };
+    // wait until the new folder is in place (the old files are gone from `out`)
+    let mut swapped = false;
+    for _ in 0..3000 {
+        if !out.join("v").exists() && out.join("manifest.json").exists() {
+            swapped = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(swapped, "the new folder is swapped in");
+    assert_eq!(
+        tmp_dirs().len(),
+        1,
+        "the old tree waits in the temporary folder"
+    );
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let st = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&st),
+        Some(libc::SIGTERM)
+    );
+    assert!(out.join("manifest.json").exists(), "the new folder stays");
+    assert_eq!(
+        tmp_dirs(),
+        Vec::<String>::new(),
+        "the old tree is removed, nested folders too"
+    );
+}
+
+#[test]
+fn a_later_run_removes_the_temporary_folders_of_killed_runs() {
+    let d = tmp("stale");
+    let a = archive(&d, "quirks", 2);
+    let out = d.join("ex");
+    // a SIGKILLed run leaves its folder; pid 2^31-1 is above any pid_max,
+    // so its owner is gone. A live owner (this test) and other names stay.
+    let dead = d.join(".ex.0123456789abcdef.d2147483647.tmp");
+    let live = d.join(format!(".ex.0123456789abcdef.d{}.tmp", std::process::id()));
+    let other = d.join(".ex.notours.tmp");
+    for t in [&dead, &live, &other] {
+        fs::create_dir_all(t.join("nested/deeper")).unwrap();
+        fs::write(t.join("nested/deeper/f"), b"x").unwrap();
+    }
+    ok(&run(re2d()
+        .args(["nres", "extract"])
+        .arg(&a)
+        .arg("--out")
+        .arg(&out)));
+    assert!(!dead.exists(), "the dead owner's folder is removed");
+    assert!(live.exists(), "a live owner's folder stays");
+    assert!(other.exists(), "a folder of another shape stays");
+}

@@ -542,6 +542,18 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         },
     )
     .map_err(|e| RigError::new("E_RIG_MODEL", format!("internal: export failed: {e}")))?;
+    // a limit the user lowered is an input refusal, before the check reads
+    // the file back (which would otherwise stop at the same limit)
+    if exported.objects.len() as u64 > limits.riv_max_objects {
+        return Err(RigError::new(
+            "E_RIG_LIMIT",
+            format!(
+                "the .riv has {} objects, more than riv-max-objects {} (see --limit)",
+                exported.objects.len(),
+                limits.riv_max_objects
+            ),
+        ));
+    }
     let check = riv::check::check_bytes(&exported.bytes, limits);
     if let Some(p) = check.problems.first() {
         return Err(RigError::new(

@@ -683,6 +683,20 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bvh, RigError> {
             ),
         ));
     }
+    // The work budget (issue 29): forward kinematics visits every joint on
+    // every frame, so the declared frames × joints is bounded before any
+    // work, even when the frames hold no channel (and so no bytes).
+    let work = frames_decl.saturating_mul(joints.len() as u64);
+    if work > limits.bvh_max_work {
+        return Err(limit(
+            "bvh-max-work",
+            format!(
+                "line {line}: {frames_decl} frames x {} joints is {work} joint-frames, more than {}",
+                joints.len(),
+                limits.bvh_max_work
+            ),
+        ));
+    }
     let frames = frames_decl as usize;
     // Frame Time: t
     let (tok, tline) = lx

@@ -4,6 +4,9 @@
 //! `E_RIG_JSON` (not JSON, wrong type, missing field), `E_RIG_VERSION`,
 //! `E_RIG_LIMIT` (more bones than `rig-max-bones`, image larger than the PNG
 //! limits), `E_RIG_DUPLICATE`, `E_RIG_PARENT` (unknown parent),
+//! `E_RIG_NAME` (a bone name longer than 64 bytes or with a control
+//! character, [`check_name`]), `E_RIG_DUPLICATE` also for two names whose
+//! part files would collide,
 //! `E_RIG_CYCLE`, `E_RIG_POINTS` (fewer than two points, zero-length bone),
 //! `E_RIG_RADIUS` (≤ 0 or non-finite), `E_RIG_NAN` (a non-finite
 //! coordinate or depth), `E_RIG_OUTSIDE` (a point outside the image),
@@ -17,7 +20,7 @@ use serde_json::{Map, Value};
 
 use super::RigError;
 use super::motion::MotionBone;
-use crate::limits::Limits;
+use crate::limits::{Limits, RIG_BYTES_PER_PIXEL, RIG_NAME_MAX_BYTES};
 
 /// What the background is (rig.md §1 `background`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +221,7 @@ impl Skeleton {
                     format!("bone '{name}' is declared twice"),
                 ));
             }
+            check_name(i, &name, &names)?;
             names.push(name);
             objs.push(o);
         }
@@ -262,6 +266,16 @@ impl Skeleton {
         limits
             .check_image(w, h, 4)
             .map_err(|e| bad("E_RIG_LIMIT", e.to_string()))?;
+        let px = w as u64 * h as u64;
+        if px > limits.rig_max_pixels {
+            return Err(bad(
+                "E_RIG_LIMIT",
+                format!(
+                    "the {w}x{h} drawing has {px} pixels, more than {} (limit rig-max-pixels, see --limit; the rig holds about {RIG_BYTES_PER_PIXEL} bytes per pixel)",
+                    limits.rig_max_pixels
+                ),
+            ));
+        }
         for b in &self.bones {
             for (i, p) in b.points.iter().enumerate() {
                 if p[0] < 0.0 || p[1] < 0.0 || p[0] > w as f64 || p[1] > h as f64 {
@@ -273,6 +287,28 @@ impl Skeleton {
                         ),
                     ));
                 }
+            }
+        }
+        self.check_tube_work(w, h, limits)
+    }
+
+    /// The tube work on a `w × h` drawing (sum over the bones of segments ×
+    /// pixels of the tube's box: slicing tests every box pixel against every
+    /// segment) against `rig-max-tube-work`, before any pixel is touched.
+    pub fn check_tube_work(&self, w: u32, h: u32, limits: &Limits) -> Result<(), RigError> {
+        let mut work = 0u64;
+        for b in &self.bones {
+            let [x0, y0, x1, y1] = super::slice::tube_box(b, w as usize, h as usize);
+            let area = (x1 - x0) as u64 * (y1 - y0) as u64;
+            work = work.saturating_add(area.saturating_mul(b.points.len() as u64 - 1));
+            if work > limits.rig_max_tube_work {
+                return Err(bad(
+                    "E_RIG_LIMIT",
+                    format!(
+                        "bone '{}': the tubes need {work} segment-pixel tests or more, more than {} (limit rig-max-tube-work, see --limit): use fewer points or a smaller radius",
+                        b.name, limits.rig_max_tube_work
+                    ),
+                ));
             }
         }
         Ok(())
@@ -444,6 +480,49 @@ fn radius(v: &Value, name: &str, i: Option<usize>) -> Result<f64, RigError> {
         ));
     }
     Ok(r)
+}
+
+/// Checks a bone name when the declaration is parsed, before any work: at
+/// most [`RIG_NAME_MAX_BYTES`] bytes (`E_RIG_NAME`; the name is repeated in
+/// every weight of the model and in a file name), no control character
+/// (`E_RIG_NAME`: reports and errors are one line), and a part file name
+/// ([`super::verify::png_name`]) that no earlier bone already has, compared
+/// without case so the folder also holds on a case-insensitive file system
+/// (`E_RIG_DUPLICATE`: `x.y` and `x_y` would both be `part_x_y.png`).
+pub fn check_name(i: usize, name: &str, earlier: &[String]) -> Result<(), RigError> {
+    if name.len() > RIG_NAME_MAX_BYTES {
+        let head: String = name.chars().take(16).collect();
+        return Err(bad(
+            "E_RIG_NAME",
+            format!(
+                "bones[{i}] name '{head}…' is {} bytes, longer than {RIG_NAME_MAX_BYTES}",
+                name.len()
+            ),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(bad(
+            "E_RIG_NAME",
+            format!(
+                "bones[{i}] name '{}' has a control character",
+                name.escape_debug()
+            ),
+        ));
+    }
+    let file = super::verify::png_name(name).to_lowercase();
+    if let Some(other) = earlier
+        .iter()
+        .find(|n| super::verify::png_name(n).to_lowercase() == file)
+    {
+        return Err(bad(
+            "E_RIG_DUPLICATE",
+            format!(
+                "bones '{other}' and '{name}' would both be written as {} (names differing only in case or in characters other than letters, digits, '_' and '-' collide; rename one)",
+                super::verify::png_name(name)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_cycles(bones: &[Bone]) -> Result<(), RigError> {

@@ -86,12 +86,15 @@ pub struct PivotMap {
     pub bones: Vec<PivotBone>,
 }
 
-/// The PNG file name of a part.
+/// The PNG file name of a part: `part_<name>.png` with every character but
+/// letters and digits (any script), `_` and `-` replaced by `_`. Two bones
+/// whose file names would collide are refused when the declaration is
+/// parsed ([`super::skeleton::check_name`]).
 pub fn png_name(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            if c.is_alphanumeric() || c == '_' || c == '-' {
                 c
             } else {
                 '_'

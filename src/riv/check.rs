@@ -266,6 +266,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     } else {
         i = 1;
     }
+    let mut decoded = 0u64;
     while i < recs.len() && recs[i].type_key == IMAGE_ASSET {
         let a = &recs[i];
         let name = text(a, 203);
@@ -278,7 +279,27 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                         "asset {} '{name}': contents are not a PNG",
                         s.assets.len()
                     )),
+                    Some((w, h)) if {
+                        decoded += w as u64 * h as u64 * 4;
+                        decoded > limits.png_max_bytes
+                    } =>
+                    {
+                        p.push(format!(
+                            "asset {} '{name}': the images together decode to {decoded} bytes, more than {} (limit png-max-bytes, see --limit)",
+                            s.assets.len(),
+                            limits.png_max_bytes
+                        ))
+                    }
                     Some((w, h)) => {
+                        // read in full before it is trusted (one row of memory)
+                        if let Err(e) =
+                            crate::png_io::validate_limited(std::io::Cursor::new(bytes), limits)
+                        {
+                            p.push(format!(
+                                "asset {} '{name}': the PNG does not decode: {e}",
+                                s.assets.len()
+                            ));
+                        }
                         if aw != Some(w as f32) || ah != Some(h as f32) {
                             p.push(format!(
                                 "asset {} '{name}': size {aw:?}x{ah:?} differs from the PNG's {w}x{h}",

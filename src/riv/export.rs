@@ -267,6 +267,27 @@ pub fn ramp_weights(
     }
 }
 
+/// The largest `--offset` coordinate (2^24 pixels): beyond it binary32, the
+/// `.riv` number type, no longer holds whole pixels, and a translation of
+/// 1e308 would become infinite in the file.
+pub const MAX_OFFSET: f64 = 16_777_216.0;
+
+/// Checks an `--offset` (export and reference renderer alike): finite and
+/// within ±[`MAX_OFFSET`], else `E_OPTION`.
+pub fn check_offset(offset: Option<(f64, f64)>) -> Result<(), RivError> {
+    if let Some((x, y)) = offset
+        && !(x.is_finite() && y.is_finite() && x.abs() <= MAX_OFFSET && y.abs() <= MAX_OFFSET)
+    {
+        return err(
+            Code::Option,
+            format!(
+                "--offset {x:e},{y:e}: each coordinate must be finite and within ±{MAX_OFFSET}"
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Checks the options against the model.
 fn check_options(model: &Model, o: &Options) -> Result<(), RivError> {
     if o.fps == 0 || o.fps > MAX_FPS {
@@ -277,11 +298,7 @@ fn check_options(model: &Model, o: &Options) -> Result<(), RivError> {
     {
         return err(Code::Option, "--artboard sizes must be at least 1");
     }
-    if let Some((x, y)) = o.offset
-        && !(x.is_finite() && y.is_finite())
-    {
-        return err(Code::Option, "--offset must be finite");
-    }
+    check_offset(o.offset)?;
     if let Some(c) = &o.clip
         && model.clip(c).is_none()
     {

@@ -204,13 +204,26 @@ fn num(v: Option<&Json>, default: f64, code: Code, what: &str) -> Result<f64, Ri
     }
 }
 
+/// A number that must be there: an array element or a key value. `null`
+/// is refused (a NaN or infinity from a script arrives as `null` in JSON;
+/// reading it as 0 would move a vertex or a key silently).
+fn item(x: &Json, code: Code, what: &str) -> Result<f64, RivError> {
+    if x.is_null() {
+        return err(
+            code,
+            format!("{what} is null, not a number (a NaN or infinity becomes null in JSON)"),
+        );
+    }
+    num(Some(x), 0.0, code, what)
+}
+
 fn numbers(v: Option<&Json>, code: Code, what: &str) -> Result<Vec<f64>, RivError> {
     match v {
         None | Some(Json::Null) => Ok(Vec::new()),
         Some(Json::Array(a)) => a
             .iter()
             .enumerate()
-            .map(|(i, x)| num(Some(x), 0.0, code, &format!("{what}[{i}]")))
+            .map(|(i, x)| item(x, code, &format!("{what}[{i}]")))
             .collect(),
         Some(_) => err(code, format!("{what} is not an array")),
     }
@@ -549,6 +562,7 @@ fn parse_parts(
         Some(_) => return err(Code::Part, "parts is not an array"),
     };
     let mut textures: Vec<Texture> = Vec::new();
+    let mut decoded = 0u64;
     let mut parts = Vec::with_capacity(list.len());
     for (pi, pv) in list.iter().enumerate() {
         let Json::Object(p) = pv else {
@@ -707,6 +721,26 @@ fn parse_parts(
                                 ),
                             );
                         }
+                        // read in full before it is trusted: every row is
+                        // decoded (one row of memory), all textures together
+                        // within png-max-bytes of RGBA8
+                        decoded += w as u64 * h as u64 * 4;
+                        if decoded > limits.png_max_bytes {
+                            return err(
+                                Code::Texture,
+                                format!(
+                                    "textures.{id}: the textures together decode to {decoded} bytes, more than {} (limit png-max-bytes, see --limit)",
+                                    limits.png_max_bytes
+                                ),
+                            );
+                        }
+                        crate::png_io::validate_limited(std::io::Cursor::new(&png), limits)
+                            .map_err(|e| {
+                                RivError::new(
+                                    Code::Texture,
+                                    format!("textures.{id} ('{tname}') is not a readable PNG: {e}"),
+                                )
+                            })?;
                         textures.push(Texture {
                             path: entry.as_str().map(str::to_string),
                             id: Some(id),
@@ -791,8 +825,8 @@ fn parse_clips(v: Option<&Json>, bones: &[Bone]) -> Result<Vec<Clip>, RivError> 
                 let kw = format!("{at}.tracks.{bn}[{i}]");
                 let (t, a) = match k.as_array().map(Vec::as_slice) {
                     Some([t, a]) => (
-                        num(Some(t), 0.0, Code::Clip, &format!("{kw} time"))?,
-                        num(Some(a), 0.0, Code::Clip, &format!("{kw} angle"))?,
+                        item(t, Code::Clip, &format!("{kw} time"))?,
+                        item(a, Code::Clip, &format!("{kw} angle"))?,
                     ),
                     _ => return err(Code::Clip, format!("{kw} is not a [time, angle] pair")),
                 };
@@ -868,9 +902,9 @@ fn parse_translations(
             let kw = format!("{at}.translations.{bn}[{i}]");
             let (t, dx, dy) = match k.as_array().map(Vec::as_slice) {
                 Some([t, dx, dy]) => (
-                    num(Some(t), 0.0, Code::Clip, &format!("{kw} time"))?,
-                    num(Some(dx), 0.0, Code::Clip, &format!("{kw} dx"))?,
-                    num(Some(dy), 0.0, Code::Clip, &format!("{kw} dy"))?,
+                    item(t, Code::Clip, &format!("{kw} time"))?,
+                    item(dx, Code::Clip, &format!("{kw} dx"))?,
+                    item(dy, Code::Clip, &format!("{kw} dy"))?,
                 ),
                 _ => return err(Code::Clip, format!("{kw} is not a [time, dx, dy] triple")),
             };

@@ -234,7 +234,7 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
     while !c.at_end() {
         if records.len() as u64 >= limits.riv_max_objects {
             return c.fail(format!(
-                "more than {} objects (limit riv_max_objects)",
+                "more than {} objects (limit riv-max-objects, see --limit)",
                 limits.riv_max_objects
             ));
         }

@@ -296,6 +296,7 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
     if !o.time.is_finite() || o.time < 0.0 {
         return err(Code::Option, "--time must be a finite number >= 0");
     }
+    super::export::check_offset(o.offset)?;
     let frame = model.frame(o.artboard, o.offset);
     let (w, h) = (frame.width as usize, frame.height as usize);
     if w == 0 || h == 0 {

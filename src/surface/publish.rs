@@ -49,15 +49,43 @@ pub fn decode_rgba8_limited(bytes: &[u8], limits: &crate::limits::Limits) -> Res
     if ct != png::ColorType::Rgba || bd != png::BitDepth::Eight {
         return Err(format!("expected 8-bit RGBA, found {ct:?} {bd:?}"));
     }
-    let mut buf = crate::png_io::zeroed(r.output_buffer_size().ok_or("image too large")?)?;
-    let info = r
-        .next_frame(&mut buf)
-        .map_err(|e| format!("PNG data error: {e}"))?;
-    buf.truncate(info.buffer_size());
+    let (w, h) = (r.info().width, r.info().height);
+    if r.info().interlaced {
+        // passes spread over the whole image: prove the data is there
+        // (one row of memory) before the buffer is allocated
+        crate::png_io::validate_limited(std::io::Cursor::new(bytes), limits)
+            .map_err(|e| format!("PNG data error: {e}"))?;
+        let mut buf = crate::png_io::zeroed(r.output_buffer_size().ok_or("image too large")?)?;
+        let info = r
+            .next_frame(&mut buf)
+            .map_err(|e| format!("PNG data error: {e}"))?;
+        buf.truncate(info.buffer_size());
+        return Ok(Rgba8 {
+            width: info.width,
+            height: info.height,
+            rgba: buf,
+        });
+    }
+    // the buffer grows as rows arrive (a 65-byte file declaring 16384²
+    // fails at its first missing row, not after allocating 1 GiB)
+    let total = w as usize * h as usize * 4;
+    let mut rgba: Vec<u8> = Vec::new();
+    while let Some(row) = r.next_row().map_err(|e| format!("PNG data error: {e}"))? {
+        let row = row.data();
+        if rgba.len() + row.len() > rgba.capacity() {
+            let want = (rgba.capacity().max(row.len()).max(64 << 10) * 2).min(total.max(row.len()));
+            rgba.try_reserve_exact(want - rgba.len())
+                .map_err(|_| "out of memory for the image".to_string())?;
+        }
+        rgba.extend_from_slice(row);
+    }
+    if rgba.len() != total {
+        return Err("PNG data error: the image data ends early".into());
+    }
     Ok(Rgba8 {
-        width: info.width,
-        height: info.height,
-        rgba: buf,
+        width: w,
+        height: h,
+        rgba,
     })
 }
 

@@ -18,6 +18,7 @@ Only the Python standard library; prlimit (util-linux) is required (a missing ju
 """
 
 import argparse
+import json
 import concurrent.futures as cf
 import os
 import shutil
@@ -41,14 +42,43 @@ def sample(corpus: Path) -> list:
 
 
 class Run:
-    def __init__(self, name, argv, expect_code=None, expect_text=None, cwd=None):
+    """One capped run. Besides the exit code and the text on stderr, a case may bound its peak RSS
+    (`max_mib`), name paths that must not exist afterwards (`absent`: nothing written, no temporary
+    folder), prepare files (`setup`) and check what is on disk afterwards (`after`: '' or why not)."""
+
+    def __init__(self, name, argv, expect_code=None, expect_text=None, cwd=None, max_mib=None,
+                 absent=(), setup=None, after=None, max_cpu=None):
         self.name, self.argv = name, argv
         self.expect_code, self.expect_text = expect_code, expect_text
         self.cwd = cwd
+        self.max_mib, self.absent, self.setup, self.after = max_mib, list(absent), setup, after
+        self.max_cpu = max_cpu  # seconds of CPU: a refusal before the work is cheap
 
 
-def verdict(run: Run, rc: int, stderr: str) -> str:
+def leftovers(folder: Path, stem: str) -> list:
+    """Temporary files or folders `.<stem>.*.tmp` in `folder` (what an interrupted publish leaves)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("." + stem + ".") and p.name.endswith(".tmp"))
+
+
+def verdict(run: Run, rc: int, stderr: str, kib: int = 0, cpu: float = 0.0) -> str:
     """'' when the run passes the harness's check, else why not."""
+    if run.max_cpu is not None and cpu > run.max_cpu:
+        return f"{cpu:.1f} s of CPU, more than {run.max_cpu} s"
+    if run.max_mib is not None and kib > run.max_mib * 1024:
+        return f"peak RSS {kib / 1024:.0f} MiB, more than {run.max_mib} MiB"
+    for a in run.absent:
+        a = Path(a)
+        if a.exists():
+            return f"{a.name} exists after the run (nothing may be written)"
+        left = leftovers(a.parent, a.name)
+        if left:
+            return f"temporary {left[0]} left behind"
+    if run.after is not None and rc >= 0:
+        why = run.after()
+        if why:
+            return why
     if rc < 0:
         return f"killed by signal {-rc}"
     if rc > 3:
@@ -64,14 +94,16 @@ def verdict(run: Run, rc: int, stderr: str) -> str:
 
 
 def execute(run: Run) -> tuple:
-    """Runs one case; returns (run, exit code or -signal, stderr, peak RSS in KiB).
+    """Runs one case; returns (run, exit code or -signal, stderr, peak RSS in KiB, CPU seconds).
     prlimit execs the command, so wait4 on its pid reports the command's own peak RSS."""
+    if run.setup is not None:
+        run.setup()
     p = subprocess.Popen(CAP + run.argv, cwd=run.cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read().decode("utf-8", "replace")
     p.stderr.close()
     _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
-    return run, p.returncode, err, usage.ru_maxrss
+    return run, p.returncode, err, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def corpus_runs(re2d: str, out: Path) -> list:
@@ -169,6 +201,67 @@ def huge_runs(re2d: str, i: Path, out: Path) -> list:
     ]
 
 
+def issue29_runs(re2d: str, i: Path, out: Path) -> list:
+    """Issue 29: one case (or a few) per row of its table; each failed on the main of its day."""
+    o = lambda n: str(out / n)
+    s = lambda n: str(i / n)
+    sk = s("small.skeleton.json")
+
+    def parts_distinct():
+        d = out / "r29-unicode"
+        names = sorted(p.name for p in d.glob("part_*.png")) if d.is_dir() else []
+        want = ["part_нога.png", "part_рука.png"]
+        return "" if all(w in names for w in want) else f"parts {names} lack one of {want}"
+
+    stale = out / ".r29-tree.0123456789abcdef.d2147483647.tmp"
+
+    def make_stale():
+        (stale / "nested" / "deeper").mkdir(parents=True, exist_ok=True)
+        (stale / "nested" / "deeper" / "old").write_bytes(b"old")
+
+    def stale_gone():
+        return "" if not stale.exists() else f"the stale folder {stale.name} of a dead owner is still there"
+
+    return [
+        # 1: names whose part files collide; distinct non-ASCII names keep distinct files
+        Run("r29-1 rig build x.y / x_y", [re2d, "rig", "build", s("r29-names-collide.skeleton.json"), "--out", o("r29-1")], 1, "E_RIG_DUPLICATE", absent=[o("r29-1")]),
+        Run("r29-1 rig slice x.y / x_y", [re2d, "rig", "slice", s("r29-names-collide.skeleton.json"), "--out", o("r29-1s")], 1, "E_RIG_DUPLICATE", absent=[o("r29-1s")]),
+        Run("r29-1 rig slice рука / нога", [re2d, "rig", "slice", s("r29-names-unicode.skeleton.json"), "--out", o("r29-unicode")], 0, after=parts_distinct),
+        # 2, 3: a 600 000- and a 300-character bone name, refused at parse time
+        Run("r29-2 rig build 600k-char name", [re2d, "rig", "build", s("r29-name-600k.skeleton.json"), "--out", o("r29-2")], 1, "E_RIG_NAME", max_mib=64, absent=[o("r29-2")]),
+        Run("r29-3 rig build 300-char name", [re2d, "rig", "build", s("r29-name-300.skeleton.json"), "--out", o("r29-3")], 1, "E_RIG_NAME", absent=[o("r29-3")]),
+        Run("r29-3 rig slice 300-char name", [re2d, "rig", "slice", s("r29-name-300.skeleton.json"), "--out", o("r29-3s")], 1, "E_RIG_NAME", absent=[o("r29-3s")]),
+        # 4: one bone of 2 000 points on a 1000x1000 drawing
+        Run("r29-4 rig slice 2000 points", [re2d, "rig", "slice", s("r29-points-2000.skeleton.json"), "--out", o("r29-4")], 1, "rig-max-tube-work", absent=[o("r29-4")]),
+        # 5: a 1 000-joint chain, Frames: 1000000, no channels
+        Run("r29-5 rig motion 1000 joints x 1M frames", [re2d, "rig", "motion", s("r29-legs.skeleton.json"), "--motion", s("r29-chain-1000.bvh")], 1, "bvh-max-work", max_cpu=2),
+        Run("r29-5 rig build --motion 1000 joints x 1M frames", [re2d, "rig", "build", s("r29-legs.skeleton.json"), "--motion", s("r29-chain-1000.bvh"), "--out", o("r29-5")], 1, "bvh-max-work", max_cpu=2, absent=[o("r29-5")]),
+        # 6: a 16384x16384 drawing
+        Run("r29-6 rig build 16384x16384", [re2d, "rig", "build", s("r29-16384.skeleton.json"), "--out", o("r29-6")], 1, "E_RIG_LIMIT", absent=[o("r29-6")]),
+        # 7: a 62 MB model of 31 M numbers
+        Run("r29-7 export-riv 31M numbers", [re2d, "export-riv", s("r29-31M-numbers.model.json"), "-o", o("r29-7.riv")], 1, "E_PART", absent=[o("r29-7.riv")]),
+        # 8: a temporary folder of a killed run is removed by the next run of the same target
+        Run("r29-8 nres extract cleans a dead owner's folder", [re2d, "nres", "extract", s("r29-small.nres"), "--out", o("r29-tree")], 0, setup=make_stale, after=stale_gone),
+        # 9: a broken texture, a 65-byte texture declaring 16384²
+        Run("r29-9 export-riv broken texture", [re2d, "export-riv", s("r29-broken-tex.model.json"), "-o", o("r29-9.riv")], 1, "E_TEXTURE", absent=[o("r29-9.riv")]),
+        Run("r29-9 export-riv 65-byte texture", [re2d, "export-riv", s("r29-65-tex.model.json"), "-o", o("r29-9b.riv")], 1, "E_TEXTURE", max_mib=128, absent=[o("r29-9b.riv")]),
+        # 10a-c, d, f
+        Run("r29-10a export-riv --offset 1e308", [re2d, "export-riv", s("r29-small.model.json"), "--offset", "1e308,1e308", "-o", o("r29-10a.riv")], 1, "E_OPTION", absent=[o("r29-10a.riv")]),
+        Run("r29-10a render-ref --offset 1e308", [re2d, "riv", "render-ref", s("r29-small.model.json"), "--offset", "1e308,1e308", "-o", o("r29-10a.png")], 1, "E_OPTION", absent=[o("r29-10a.png")]),
+        Run("r29-10b rig build riv-max-objects=10", [re2d, "--limit", "riv-max-objects=10", "rig", "build", sk, "--out", o("r29-10b")], 1, "E_RIG_LIMIT", absent=[o("r29-10b")]),
+        Run("r29-10b limit spelled as an option", [re2d, "--limit", "riv-max-objects=10", "rig", "build", sk, "--out", o("r29-10b2")], 1, "riv-max-objects", absent=[o("r29-10b2")]),
+        Run("r29-10c export-riv null vertex", [re2d, "export-riv", s("r29-null-verts.model.json"), "-o", o("r29-10c.riv")], 1, "null", absent=[o("r29-10c.riv")]),
+        Run("r29-10c export-riv null translation", [re2d, "export-riv", s("r29-null-key.model.json"), "-o", o("r29-10c2.riv")], 1, "null", absent=[o("r29-10c2.riv")]),
+        Run("r29-10d rig verify 65-byte 16384² PNG", [re2d, "rig", "verify", s("r29-65.skeleton.json")], 1, max_mib=128),
+        Run("r29-10d atlas inspect 65-byte 16384² PNG", [re2d, "atlas", "inspect", s("r29-65.png")], max_mib=128),
+        Run("r29-10d render 65-byte 16384² atlas", [re2d, "render", s("r29-65.character.json"), "--frames", "1", "-o", o("r29-10d")], 1, max_mib=128, absent=[o("r29-10d")]),
+        Run("r29-10f rig motion root height 8e37", [re2d, "rig", "motion", sk, "--motion", s("r29-root-8e37.bvh")], 1, "E_BVH_NAN"),
+        Run("r29-10f rig build --motion root height 8e37", [re2d, "rig", "build", sk, "--motion", s("r29-root-8e37.bvh"), "--out", o("r29-10f")], 1, "E_BVH_NAN", absent=[o("r29-10f")]),
+        # 11: riv-max-objects (16 M) records
+        Run("r29-11 riv check 16M records", [re2d, "riv", "check", s("r29-16M-records.riv")], max_mib=1024),
+    ]
+
+
 def control_runs(re2d: str, i: Path, out: Path) -> list:
     # png-max-bytes raised to its maximum lets render-ref ask for a 14000² canvas (3 GiB of f32
     # pixels): more than the 2 GiB cap holds, so the allocation aborts (exit 134)
@@ -201,13 +294,15 @@ def main() -> int:
     ap.add_argument("--work", default=str(REPO / "target" / "hostile"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--control", action="store_true")
+    ap.add_argument("--gen", help="the hostile_inputs generator (default: the one beside --bin)")
+    ap.add_argument("--only", help="run only the cases whose name contains this text")
     a = ap.parse_args()
     if shutil.which("prlimit") is None:
         print("hostile: prlimit (util-linux) is required", file=sys.stderr)
         return 1
     bin_dir = Path(a.bin)
     re2d, qjs = str(bin_dir / "re2d"), str(bin_dir / "re2d-qjs")
-    gen = bin_dir / "examples" / "hostile_inputs"
+    gen = Path(a.gen) if a.gen else bin_dir / "examples" / "hostile_inputs"
     work = Path(a.work)
     inputs, out = work / "in", work / "out"
     shutil.rmtree(out, ignore_errors=True)
@@ -216,6 +311,9 @@ def main() -> int:
     for f in ["animal.character.json", "animal.animations.json"]:
         shutil.copy(REPO / "assets" / f, inputs / f)
     shutil.copy(REPO / "tests" / "golden" / "animal-1024.png", inputs / "animal.png")
+    ch = json.loads((REPO / "assets" / "animal.character.json").read_text())
+    ch["atlas"] = "r29-65.png"
+    (inputs / "r29-65.character.json").write_text(json.dumps(ch))
     for c in ["msh_decode_strict", "msh_decode_tolerant", "export_obj", "anim_sample", "nres_decode",
               "surface", "model", "build_file"]:
         (out / c).mkdir(parents=True, exist_ok=True)
@@ -223,20 +321,24 @@ def main() -> int:
     if a.control:
         runs = control_runs(re2d, inputs, out)
     else:
-        runs = huge_runs(re2d, inputs, out) + corpus_runs(re2d, out) + qjs_runs(qjs, out)
+        runs = huge_runs(re2d, inputs, out) + issue29_runs(re2d, inputs, out) + corpus_runs(re2d, out) + qjs_runs(qjs, out)
+    if a.only:
+        runs = [r for r in runs if a.only in r.name]
     failures, rss = [], []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for run, rc, err, kib in pool.map(execute, runs):
-            rss.append((kib, rc, run.name))
-            why = verdict(run, rc, err)
+        for run, rc, err, kib, cpu in pool.map(execute, runs):
+            rss.append((kib, rc, run.name, cpu))
+            why = verdict(run, rc, err, kib, cpu)
             if why:
                 first = err.strip().splitlines()[-1][:200] if err.strip() else ""
                 failures.append(f"  {run.name}: {why}  [{first}]")
     if not a.control:
         print("hostile: peak RSS of the generated huge inputs (and the largest corpus run):")
-        huge = len(huge_runs(re2d, inputs, out))
-        for kib, rc, name in rss[:huge] + [max(rss[huge:], default=(0, 0, "-"))]:
-            print(f"  {kib / 1024:8.1f} MiB  exit {rc}  {name}")
+        huge = len(huge_runs(re2d, inputs, out)) + len(issue29_runs(re2d, inputs, out))
+        if a.only:
+            huge = len(runs)
+        for kib, rc, name, cpu in rss[:huge] + [max(rss[huge:], default=(0, 0, "-", 0.0))]:
+            print(f"  {kib / 1024:8.1f} MiB  {cpu:6.2f} s  exit {rc}  {name}")
     shutil.rmtree(out, ignore_errors=True)
     if a.control:
         if failures:

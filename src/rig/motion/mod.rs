@@ -56,6 +56,10 @@
 //! - **Limits**: the clip's key count is checked against `bvh-max-frames`
 //!   of [`Limits::current`] before the keys are allocated.
 
+/// The largest root bob (drawing pixels, 2^24): beyond it the `.riv`'s
+/// binary32 no longer holds whole pixels.
+pub const MAX_ROOT_DY: f64 = 16_777_216.0;
+
 pub mod gait;
 pub mod mapping;
 pub mod pose;
@@ -507,6 +511,19 @@ pub fn retarget_with_report(
     let mean = height[..kk].iter().sum::<f64>() / kk as f64;
     let mut root_dy: Vec<f64> = height.iter().map(|h| -(h - mean) * scale).collect();
     root_dy[kk] = root_dy[0];
+    // A bob no drawing can show (a root height of 8e37 in the capture) is
+    // refused here, not later as a `.riv` number out of range.
+    if let Some(v) = root_dy
+        .iter()
+        .find(|v| !(v.is_finite() && v.abs() <= MAX_ROOT_DY))
+    {
+        return Err(RigError::new(
+            "E_BVH_NAN",
+            format!(
+                "the capture's root height gives a vertical offset of {v:e} drawing pixels, beyond ±{MAX_ROOT_DY} (the root channel is out of range)"
+            ),
+        ));
+    }
     // 6. Deltas relative to the declared parent and the drawn pose.
     let mut world_of: Vec<Option<&Vec<f64>>> = Vec::with_capacity(bones.len());
     let mut closure = Vec::with_capacity(bones.len());
