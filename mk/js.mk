@@ -55,3 +55,23 @@ bench-js-ir: qjs
 		nat=$$(( (b - a) / 10 )); js=$$(( (d - c) / 2 )); \
 		echo "$$n $$op $$nat $$js $$(( js / nat ))x"; \
 	done; done
+
+# Issue 30: a rigged character played through `$.mesh.load` by re2d-qjs's CPU engine, judged
+# against `re2d riv render-ref` (qjs/tests/mesh_load_rig.rs): the generated biped and quadruped
+# (examples/rig_drawings) rigged by `re2d rig build` with the committed capture into
+# target/mesh-load/, then eight walk frames each through the native and the plain-JS `$.mesh`
+# (IoU >= 0.99, colour >= 0.97) with two controls that must fail (t + d/4, two depths swapped).
+MESH_LOAD_DIR := target/mesh-load
+TEST_TARGETS  += test-mesh-load
+
+.PHONY: test-mesh-load
+
+test-mesh-load: release
+	@rm -rf $(MESH_LOAD_DIR) && mkdir -p $(MESH_LOAD_DIR)
+	target/release/examples/rig_drawings $(MESH_LOAD_DIR)/drawings >/dev/null
+	@set -e; for c in biped quadruped; do \
+	  target/release/re2d rig build $(MESH_LOAD_DIR)/drawings/$$c.skeleton.json \
+	    --motion assets/mocap/cmu-131-01-walk.bvh --out $(MESH_LOAD_DIR)/$$c; \
+	done
+	RE2D_MESH_LOAD_DIR=$(CURDIR)/$(MESH_LOAD_DIR) $(CARGO) test --release --workspace --exclude re2d-layout-test \
+	  --test mesh_load_rig -- --ignored --nocapture --test-threads 1

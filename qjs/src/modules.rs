@@ -74,6 +74,12 @@ pub const BUILTINS: &[Builtin] = &[
         source: Source::Native(native_mesh),
     },
     Builtin {
+        name: "re2d/meshload",
+        alias: None,
+        private_to: Some("re2d/mesh"),
+        source: Source::Js(include_str!("../../js/meshload.js")),
+    },
+    Builtin {
         name: "re2d/native/riv",
         alias: None,
         private_to: Some("re2d/mesh"),
