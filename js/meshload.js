@@ -137,7 +137,9 @@ export function makeLoader(readModel) {
             const part = mesh.part({
                 verts,
                 uv: (p.uv || []).slice(),
-                tris: (p.tris || []).slice(),
+                // validated integers; `| 0` stores them int-tagged, which the native unrolling
+                // copies as blocks (JSON numbers may arrive as doubles)
+                tris: (p.tris || []).map((t) => t | 0),
                 weights: flatWeights(p, verts.length / 2),
                 depth: z[i],
                 texture: id === null ? -1 : texId[id],

@@ -75,3 +75,24 @@ test-mesh-load: release
 	done
 	RE2D_MESH_LOAD_DIR=$(CURDIR)/$(MESH_LOAD_DIR) $(CARGO) test --release --workspace --exclude re2d-layout-test \
 	  --test mesh_load_rig -- --ignored --nocapture --test-threads 1
+
+# Issue 30 item 4: one frame (clear + draw) of the rigged biped through `$.mesh.load` at 576x624
+# (the seed's game frame) on one core (taskset -c 0), native `$.mesh` and, for scale, the plain-JS
+# module. CPU time per frame = (user time of FRAMES frames - user time of 0 frames) / FRAMES.
+# Target: <= 5 ms native.
+BENCH_TARGETS += bench-mesh-load
+MESH_BENCH_DIR := target/bench-mesh-load
+
+.PHONY: bench-mesh-load
+
+bench-mesh-load: release
+	@rm -rf $(MESH_BENCH_DIR) && mkdir -p $(MESH_BENCH_DIR)
+	@target/release/examples/rig_drawings $(MESH_BENCH_DIR)/d >/dev/null
+	@target/release/re2d rig build $(MESH_BENCH_DIR)/d/biped.skeleton.json \
+	  --motion assets/mocap/cmu-131-01-walk.bvh --out $(MESH_BENCH_DIR)/biped >/dev/null
+	@for mf in native:400 plain:20; do m=$${mf%%:*}; n=$${mf#*:}; \
+	  run() { /usr/bin/time -f %U -o $(MESH_BENCH_DIR)/cpu taskset -c 0 $(QJS) --size 576x624 \
+	    js/bench/mesh_load.bench.mjs $(MESH_BENCH_DIR)/biped/model.json $$m $$1 || exit 1; cat $(MESH_BENCH_DIR)/cpu; }; \
+	  a=$$(run 0 | tail -1); out=$$(run $$n); b=$$(echo "$$out" | tail -1); echo "$$out" | head -1; \
+	  awk -v a=$$a -v b=$$b -v n=$$n -v m=$$m 'BEGIN { printf "%s $$.mesh: %.2f ms CPU per frame (one core, %d frames)\n", m, (b - a) * 1000 / n, n }'; \
+	done
