@@ -96,3 +96,15 @@ bench-mesh-load: release
 	  a=$$(run 0 | tail -1); out=$$(run $$n); b=$$(echo "$$out" | tail -1); echo "$$out" | head -1; \
 	  awk -v a=$$a -v b=$$b -v n=$$n -v m=$$m 'BEGIN { printf "%s $$.mesh: %.2f ms CPU per frame (one core, %d frames)\n", m, (b - a) * 1000 / n, n }'; \
 	done
+
+# out/rig/mesh-walk.png (issue 30 item 3): the biped that demo-rig rigs into out/rig/, played by
+# re2d-qjs through `$.mesh.load` (js/demo/mesh_walk.mjs) in a 576x624 game frame: eight frames
+# of its walk, beside the reference renderer's out/rig/walk-strip.png.
+DEMO_TARGETS += demo-mesh-walk
+
+.PHONY: demo-mesh-walk
+
+demo-mesh-walk: qjs demo-rig
+	@rm -rf target/demo-mesh-walk && mkdir -p target/demo-mesh-walk
+	$(QJS) --size 576x624 js/demo/mesh_walk.mjs $(RIG_DEMO)/model.json target/demo-mesh-walk/walk-
+	target/release/examples/png_strip $(RIG_DEMO)/mesh-walk.png 2 $(foreach i,0 1 2 3 4 5 6 7,target/demo-mesh-walk/walk-$(i).png)

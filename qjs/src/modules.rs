@@ -7,7 +7,8 @@
 //! is turned off (`--no-builtins`). Served: `highlevel/mesh.js`,
 //! `highlevel/rotsprite.js`, `highlevel/api.js`, `highlevel/core.js`,
 //! `highlevel/native.js` (as `re2d/mesh`, `re2d/rotsprite`, `re2d/api`,
-//! `re2d/core`, `re2d/native`).
+//! `re2d/core`, `re2d/native`). `re2d/meshload` (the `$.mesh.load` loader) is
+//! internal to `re2d/mesh`.
 
 use std::path::{Component, Path, PathBuf};
 

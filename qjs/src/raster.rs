@@ -37,7 +37,7 @@ impl Texture {
 /// is exact there.
 #[inline(always)]
 fn round_u8(x: f32) -> u8 {
-    if x >= 0.0 && x < 2_147_483_648.0 {
+    if (0.0..2_147_483_648.0).contains(&x) {
         let i = x as i32;
         let r = if x - i as f32 >= 0.5 { i + 1 } else { i };
         r.min(255) as u8

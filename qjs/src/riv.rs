@@ -1,5 +1,6 @@
 //! Native module `re2d/native/riv` behind `$.mesh.exportRiv(rig, parts, clip, opts)`
-//! (rive-export.md §7–§9 from JS; issue 8): builds the §7 model from a `$.mesh` rig and parts,
+//! (rive-export.md §7–§9 from JS; issue 8) and `readModel`, the model reader of `$.mesh.load`
+//! (issue 30, see `read_model`). `exportRiv` builds the §7 model from a `$.mesh` rig and parts,
 //! runs [`re2d::riv::export()`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
 //! `engine`. Adapter only: all mapping and validation live in `re2d::riv`.
 //!
