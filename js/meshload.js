@@ -49,18 +49,21 @@ function frameOf(o) {
 }
 
 // One vertex's influences as the flat `[name, w, name?, w?]` list `$.mesh.part` reads
-// (the model also allows `[[name, w], …]` and `bones`).
-function flatWeights(p, n) {
+// (the model also allows `[[name, w], …]` and `bones`). Names are replaced by the one string
+// of each bone (`canon`): JSON gives every occurrence its own string, and `$.mesh.draw`
+// resolves a name string it has seen before by identity.
+function flatWeights(p, n, canon) {
     const out = new Array(n);
+    const name = (v) => canon.get(v) ?? v;
     if (Array.isArray(p.weights)) {
         for (let i = 0; i < n; i++) {
             const w = p.weights[i];
-            if (!Array.isArray(w)) out[i] = [];
-            else if (w.every(Array.isArray)) out[i] = [].concat(...w);
-            else out[i] = w.slice();
+            const flat = !Array.isArray(w) ? [] : w.every(Array.isArray) ? [].concat(...w) : w.slice();
+            for (let k = 0; k < flat.length; k += 2) flat[k] = name(flat[k]);
+            out[i] = flat;
         }
     } else if (Array.isArray(p.bones)) {
-        for (let i = 0; i < n; i++) out[i] = typeof p.bones[i] === 'string' ? [p.bones[i], 1] : [];
+        for (let i = 0; i < n; i++) out[i] = typeof p.bones[i] === 'string' ? [name(p.bones[i]), 1] : [];
     } else {
         for (let i = 0; i < n; i++) out[i] = [];
     }
@@ -105,6 +108,7 @@ export function makeLoader(readModel) {
             spec[name] = bone;
         }
         const skeleton = mesh.skeleton(spec);
+        const canon = new Map(names.map((nm) => [nm, nm]));
         const rootOf = {};
         for (const name of names) {
             let r = name;
@@ -140,7 +144,7 @@ export function makeLoader(readModel) {
                 // validated integers; `| 0` stores them int-tagged, which the native unrolling
                 // copies as blocks (JSON numbers may arrive as doubles)
                 tris: (p.tris || []).map((t) => t | 0),
-                weights: flatWeights(p, verts.length / 2),
+                weights: flatWeights(p, verts.length / 2, canon),
                 depth: z[i],
                 texture: id === null ? -1 : texId[id],
             });

@@ -46,6 +46,28 @@ fn round_u8(x: f32) -> u8 {
     }
 }
 
+/// `x.floor() as i64` for finite `x`, without the libm call.
+#[inline(always)]
+fn floor_i64(x: f32) -> i64 {
+    let i = x as i64;
+    if (i as f32) > x {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
+}
+
+/// `x.ceil() as i64` for finite `x`, without the libm call.
+#[inline(always)]
+fn ceil_i64(x: f32) -> i64 {
+    let i = x as i64;
+    if (i as f32) < x {
+        i.saturating_add(1)
+    } else {
+        i
+    }
+}
+
 /// An RGBA8 colour buffer with a float depth buffer.
 #[derive(Clone, Debug)]
 pub struct Framebuffer {
@@ -126,14 +148,19 @@ impl Framebuffer {
         let mut drawn = 0;
         for t in 0..tris {
             let v = &verts[t * 24..t * 24 + 24];
-            if self.triangle([&v[0..8], &v[8..16], &v[16..24]], tex) {
+            let vertex = |k: usize| -> [f32; 8] {
+                let mut a = [0.0; 8];
+                a.copy_from_slice(&v[8 * k..8 * k + 8]);
+                a
+            };
+            if self.triangle([vertex(0), vertex(1), vertex(2)], tex) {
                 drawn += 1;
             }
         }
         drawn
     }
 
-    fn triangle(&mut self, v: [&[f32]; 3], tex: Option<&Texture>) -> bool {
+    fn triangle(&mut self, v: [[f32; 8]; 3], tex: Option<&Texture>) -> bool {
         if v.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
             return false;
         }
@@ -145,10 +172,10 @@ impl Framebuffer {
         // the pixels whose centre `p + 0.5` can lie in the triangle's bounds
         // (the same pixels are covered as with the wider floor/ceil box: `- 0.5`
         // is exact below 2^23, and a bound beyond that is off-screen or clamped)
-        let minx = (x0.min(x1).min(x2) - 0.5).ceil().max(0.0) as i64;
-        let miny = (y0.min(y1).min(y2) - 0.5).ceil().max(0.0) as i64;
-        let maxx = ((x0.max(x1).max(x2) - 0.5).floor() as i64).min(self.width as i64 - 1);
-        let maxy = ((y0.max(y1).max(y2) - 0.5).floor() as i64).min(self.height as i64 - 1);
+        let minx = ceil_i64(x0.min(x1).min(x2) - 0.5).max(0);
+        let miny = ceil_i64(y0.min(y1).min(y2) - 0.5).max(0);
+        let maxx = floor_i64(x0.max(x1).max(x2) - 0.5).min(self.width as i64 - 1);
+        let maxy = floor_i64(y0.max(y1).max(y2) - 0.5).min(self.height as i64 - 1);
         let mut any = false;
         for py in miny..=maxy {
             for px in minx..=maxx {
@@ -315,6 +342,30 @@ mod tests {
         xs.extend((0..=1 << 16).map(|k| k as f32 / 256.0));
         for x in xs {
             assert_eq!(round_u8(x), x.round().clamp(0.0, 255.0) as u8, "{x}");
+        }
+    }
+
+    #[test]
+    fn floor_and_ceil_without_libm() {
+        let mut xs = vec![
+            -0.5,
+            -0.0,
+            0.0,
+            0.49999997,
+            0.5,
+            -1.5,
+            1e10,
+            -1e10,
+            9.3e18,
+            -9.3e18,
+            f32::MAX,
+            f32::MIN,
+            16_777_217.0,
+        ];
+        xs.extend((-4096..=4096).map(|k| k as f32 / 64.0 - 0.5));
+        for x in xs {
+            assert_eq!(floor_i64(x), x.floor() as i64, "floor {x}");
+            assert_eq!(ceil_i64(x), x.ceil() as i64, "ceil {x}");
         }
     }
 
