@@ -7,6 +7,9 @@
 #                   fuzz corpus replay — run in cargo-test)
 #   make demo-mesh  two-bone IK arm rendered by the default CPU engine into out/mesh-arm-*.png
 #   make demo-sprite the assets/ animal model walking and turning via $.re2dSprite into out/sprite/*.png
+#   make demo-mesh-walk  out/rig/mesh-walk.png: the rigged biped of demo-rig played through $.mesh.load
+#   make test-mesh-load  $.mesh.load walk frames of the rigged biped and quadruped vs re2d riv render-ref
+#   make bench-mesh-load one 576x624 frame of the rigged biped through $.mesh.load, CPU time on one core
 #   make bench-js   native deformPart/draw vs plain JS at 100 / 1 000 / 10 000 vertices
 #   make bench-js-ir  instructions per deformPart / draw call (callgrind), native vs plain JS
 #   make js-test-valgrind  the $.mesh tests under valgrind memcheck (the one-pass native reads
