@@ -631,4 +631,4 @@ export function installMesh($) {
 
 // `loadCharacter(mesh, source, opts)`: `$.mesh.load` over any `$.mesh` API object (e.g. the
 // engine's plain-JS module), validated by the same native model reader.
-export const loadCharacter = makeLoader(readModel);
+export const loadCharacter = makeLoader(readModel, log);

@@ -85,8 +85,9 @@ function sample(keys, time, c, step) {
     return a[c] + (b[c] - a[c]) * ((time - a[0]) / (b[0] - a[0]));
 }
 
-/// Returns `loadCharacter(mesh, source, opts)` over the native model reader.
-export function makeLoader(readModel) {
+/// Returns `loadCharacter(mesh, source, opts)` over the native model reader; the reader's
+/// warnings (ignored colours, dropped weight pairs, …) go to `log` (the `$.mesh` log sink).
+export function makeLoader(readModel, log) {
     return function loadCharacter(mesh, source, opts) {
         if (!mesh || typeof mesh.skeleton !== 'function' || typeof mesh.part !== 'function' || typeof mesh.draw !== 'function') {
             throw new TypeError('mesh.load: needs a $.mesh API object (skeleton, part, draw)');
@@ -96,6 +97,7 @@ export function makeLoader(readModel) {
         const { s, ox, oy } = frameOf(o);
         const read = readModel(source, o.dir);
         const M = read.model;
+        for (const w of read.warnings) log(`mesh.load: warning: ${w}`);
 
         // skeleton in the caller's frame: lengths and root positions scaled, then offset
         const spec = {};

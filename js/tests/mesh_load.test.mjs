@@ -116,6 +116,21 @@ test('textures: loaded once each through engine.loadTexture, relative to the JSO
     is(r2.textures.length, 2);
 });
 
+test('the validator\'s warnings go to the $.mesh log sink', () => {
+    const rec = recorder();
+    const logs = [];
+    engine.log = (m) => logs.push(m);
+    const m = model();
+    m.parts[0].colors = [[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]];
+    m.parts[1].weights[0] = ['a', 1, 'b', 1, 'a', 1];
+    const ch = installMesh({}).load(m);
+    is(logs.length, 2, logs.join('|'));
+    ok(logs[0].startsWith('mesh.load: warning: parts[0]') && logs[0].includes('colour'), logs[0]);
+    ok(logs[1].includes('parts[1]') && logs[1].includes('dropped'), logs[1]);
+    is(ch.parts[0].colors, null, 'colours are not drawn');
+    is(rec.submits.length, 0);
+});
+
 test('the plain-JS $.mesh draws what the native one draws', () => {
     for (const [src, opts, clip, t] of [[model(), {}, 'walk', 0.7], [`${ARM}/model.json`, { scale: 2, offset: [5, 6] }, 'wave', 0.4]]) {
         const a = recorder();
