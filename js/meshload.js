@@ -100,7 +100,8 @@ export function makeLoader(readModel, log) {
         for (const w of read.warnings) log(`mesh.load: warning: ${w}`);
 
         // skeleton in the caller's frame: lengths and root positions scaled, then offset
-        const spec = {};
+        // null-prototype maps: any bone or clip name is a plain key (even `__proto__`)
+        const spec = Object.create(null);
         const names = Object.keys(M.skeleton || {});
         for (const name of names) {
             const b = M.skeleton[name];
@@ -120,15 +121,16 @@ export function makeLoader(readModel, log) {
 
         // textures (each file once) through the engine, as its other textures load
         const list = Array.isArray(M.parts) ? M.parts : [];
-        const texId = {};
+        const texPath = new Map(read.textures);
+        const texId = new Map();
         for (const p of list) {
             const id = p.texture === undefined || p.texture === null || p.texture === -1 ? null : String(p.texture);
-            if (id === null || id in texId) continue;
+            if (id === null || texId.has(id)) continue;
             const eng = globalThis.engine;
             if (!eng || typeof eng.loadTexture !== 'function') {
                 throw new TypeError('mesh.load: the engine has no loadTexture for the model\'s textures');
             }
-            texId[id] = eng.loadTexture(read.textures[id]);
+            texId.set(id, eng.loadTexture(texPath.get(id)));
         }
 
         // parts; z from the draw order (far to near: depth descending, then declaration)
@@ -148,7 +150,7 @@ export function makeLoader(readModel, log) {
                 tris: (p.tris || []).map((t) => t | 0),
                 weights: flatWeights(p, verts.length / 2, canon),
                 depth: z[i],
-                texture: id === null ? -1 : texId[id],
+                texture: id === null ? -1 : texId.get(id),
             });
             part.name = typeof p.name === 'string' ? p.name : `part${i}`;
             return part;
@@ -156,8 +158,8 @@ export function makeLoader(readModel, log) {
         const drawOrder = order.map((i) => parts[i]);
 
         // clips
-        const clipData = {};
-        const clips = {};
+        const clipData = Object.create(null);
+        const clips = Object.create(null);
         for (const [name, c] of Object.entries(M.clips || {})) {
             clips[name] = { duration: c.duration, loop: c.loop === true };
             clipData[name] = {
@@ -170,7 +172,7 @@ export function makeLoader(readModel, log) {
         }
 
         function pose(clip, t) {
-            const c = typeof clip === 'string' && Object.prototype.hasOwnProperty.call(clipData, clip) ? clipData[clip] : null;
+            const c = typeof clip === 'string' && clip in clipData ? clipData[clip] : null;
             if (!c) throw codedError('E_CLIP', `unknown clip '${String(clip)}'`);
             if (typeof t !== 'number' || !isFinite(t)) throw new RangeError('mesh.load: pose/draw time must be a finite number of seconds');
             const d = c.duration;
@@ -181,9 +183,9 @@ export function makeLoader(readModel, log) {
             } else {
                 time = Math.min(Math.max(time, 0), d);
             }
-            const angles = {};
+            const angles = Object.create(null);
             for (const [bone, keys] of c.tracks) angles[bone] = sample(keys, time, 1, c.step);
-            const offsets = {};
+            const offsets = Object.create(null);
             for (const [bone, keys] of c.translations) {
                 offsets[bone] = { x: s * sample(keys, time, 1, c.step), y: s * sample(keys, time, 2, c.step) };
             }

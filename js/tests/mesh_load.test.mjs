@@ -131,6 +131,25 @@ test('the validator\'s warnings go to the $.mesh log sink', () => {
     is(rec.submits.length, 0);
 });
 
+test('any name is a plain key: a bone, clip and texture called __proto__', () => {
+    const rec = recorder();
+    const m = JSON.parse(readText(`${ARM}/model.json`));
+    const text = JSON.stringify(m).replaceAll('"upper"', '"__proto__"');
+    const ch = installMesh({}).load(JSON.parse(text), { dir: ARM });
+    ok(Object.keys(ch.skeleton.spec()).includes('__proto__'), 'a bone');
+    json(Object.keys(ch.clips), ['wave', 'probe_root', 'probe_elbow']);
+    is(ch.pose('wave', 0.6).angles.__proto__, -0.5, 'its track');
+    is(rec.textures.length, 2);
+    ok(rec.textures[0].endsWith('upper.png'), rec.textures[0]);
+    const ch2 = installMesh({}).load(JSON.parse(text.replace('"wave":', '"__proto__":')), { dir: ARM });
+    json(Object.keys(ch2.clips), ['__proto__', 'probe_root', 'probe_elbow'], 'a clip');
+    is(ch2.clips.__proto__.duration, 1.2);
+    is(ch2.pose('__proto__', 0.6).angles.__proto__, -0.5);
+    let code = null;
+    try { ch2.draw('toString', 0); } catch (e) { code = e.code; }
+    is(code, 'E_CLIP', 'an inherited name is not a clip');
+});
+
 test('the plain-JS $.mesh draws what the native one draws', () => {
     for (const [src, opts, clip, t] of [[model(), {}, 'walk', 0.7], [`${ARM}/model.json`, { scale: 2, offset: [5, 6] }, 'wave', 0.4]]) {
         const a = recorder();

@@ -322,8 +322,8 @@ fn export_riv<'js>(
 /// (textures relative to `dir`, default the working directory), validates it
 /// with [`Model::from_json`] — the rules and codes of `re2d export-riv` and
 /// `exportRiv`, texture files included — and returns `{ model, textures,
-/// warnings }`: the model as a plain JS value, texture id → the path of its
-/// PNG, and the validator's warnings. Errors as `exportRiv`'s, named
+/// warnings }`: the model as a plain JS value, `[id, path]` of each texture
+/// the parts use, and the validator's warnings. Errors as `exportRiv`'s, named
 /// `mesh.load`: a `TypeError` for a source of the wrong kind, otherwise an
 /// `Error` with the code in its message and `code` property (`E_IO` for a
 /// model file that cannot be read).
@@ -399,10 +399,7 @@ fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> R
         .map_err(|e| fail(RivError::new(Code::ModelJson, e.to_string())))?;
     let out = Object::new(ctx.clone())?;
     out.set("model", ctx.json_parse(text)?)?;
-    let textures = Object::new(ctx.clone())?;
-    for (id, p) in paths {
-        textures.set(id, p)?;
-    }
+    let textures: Vec<Vec<String>> = paths.into_iter().map(|(id, p)| vec![id, p]).collect();
     out.set("textures", textures)?;
     out.set("warnings", model.warnings)?;
     Ok(out)
