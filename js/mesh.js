@@ -16,7 +16,8 @@
 // vertex, and the native resumes after it. So the order and number of
 // observable reads, calls and writes are the engine's.
 import * as nat from 're2d/native/mesh';
-import { exportRiv } from 're2d/native/riv';
+import { exportRiv, readModel } from 're2d/native/riv';
+import { makeLoader } from 're2d/meshload';
 
 const TAU = Math.PI * 2;
 
@@ -619,5 +620,15 @@ export function installMesh($) {
     };
     // re2d extension (rive-export.md): non-enumerable, so §8's own-key list is unchanged.
     Object.defineProperty(api, 'exportRiv', { value: exportRiv, writable: true, configurable: true });
+    // re2d extension (issue 30, js/meshload.js): a rigged character, drawn through this API.
+    Object.defineProperty(api, 'load', {
+        value: (source, opts) => loadCharacter(api, source, opts),
+        writable: true,
+        configurable: true,
+    });
     return api;
 }
+
+// `loadCharacter(mesh, source, opts)`: `$.mesh.load` over any `$.mesh` API object (e.g. the
+// engine's plain-JS module), validated by the same native model reader.
+export const loadCharacter = makeLoader(readModel, log);

@@ -7,7 +7,7 @@
 //! | [`model`] | native modules `re2d/native/rotsprite` (validation) and `re2d/native/host` | js-rotsprite.md §3 |
 //! | [`sprite`] | `engine.rotSprite*` natives over `re2d::sprite`, host sprites | js-rotsprite.md §10 |
 //! | [`mesh`] | native module `re2d/native/mesh` behind `js/mesh.js` | js-mesh.md §3, §4, §7, §8.4 |
-//! | [`riv`] | native module `re2d/native/riv` behind `$.mesh.exportRiv` | rive-export.md §7–§9 |
+//! | [`riv`] | native module `re2d/native/riv` behind `$.mesh.exportRiv` and `$.mesh.load` (`js/meshload.js`) | rive-export.md §7–§9, issue 30 |
 //! | [`buffers`] | the one audited typed-array access | — |
 //! | [`pure`] | side-effect-free reads of live JS values for the one-pass mesh loops | js-mesh.md §7, §8.4 |
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |

@@ -7,7 +7,8 @@
 //! is turned off (`--no-builtins`). Served: `highlevel/mesh.js`,
 //! `highlevel/rotsprite.js`, `highlevel/api.js`, `highlevel/core.js`,
 //! `highlevel/native.js` (as `re2d/mesh`, `re2d/rotsprite`, `re2d/api`,
-//! `re2d/core`, `re2d/native`).
+//! `re2d/core`, `re2d/native`). `re2d/meshload` (the `$.mesh.load` loader) is
+//! internal to `re2d/mesh`.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -72,6 +73,12 @@ pub const BUILTINS: &[Builtin] = &[
         alias: None,
         private_to: Some("re2d/mesh"),
         source: Source::Native(native_mesh),
+    },
+    Builtin {
+        name: "re2d/meshload",
+        alias: None,
+        private_to: Some("re2d/mesh"),
+        source: Source::Js(include_str!("../../js/meshload.js")),
     },
     Builtin {
         name: "re2d/native/riv",

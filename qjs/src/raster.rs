@@ -22,12 +22,49 @@ pub struct Texture {
 
 impl Texture {
     fn sample(&self, u: f32, v: f32) -> [f32; 4] {
-        let tx = ((u * self.width as f32).floor() as i64).clamp(0, self.width as i64 - 1) as usize;
-        let ty =
-            ((v * self.height as f32).floor() as i64).clamp(0, self.height as i64 - 1) as usize;
+        // `as i64` truncates; it equals `floor` wherever the clamp keeps the
+        // value (below 0 both clamp to 0; NaN is 0 either way) and needs no libm call
+        let tx = ((u * self.width as f32) as i64).clamp(0, self.width as i64 - 1) as usize;
+        let ty = ((v * self.height as f32) as i64).clamp(0, self.height as i64 - 1) as usize;
         let o = (ty * self.width as usize + tx) * 4;
         let p = &self.rgba[o..o + 4];
         [p[0] as f32, p[1] as f32, p[2] as f32, p[3] as f32]
+    }
+}
+
+/// `x.round().clamp(0.0, 255.0) as u8` (round half away from zero) without
+/// the libm call for the values blending makes (`0 ≤ x < 2^31`): `x − ⌊x⌋`
+/// is exact there.
+#[inline(always)]
+fn round_u8(x: f32) -> u8 {
+    if (0.0..2_147_483_648.0).contains(&x) {
+        let i = x as i32;
+        let r = if x - i as f32 >= 0.5 { i + 1 } else { i };
+        r.min(255) as u8
+    } else {
+        x.round().clamp(0.0, 255.0) as u8
+    }
+}
+
+/// `x.floor() as i64` for finite `x`, without the libm call.
+#[inline(always)]
+fn floor_i64(x: f32) -> i64 {
+    let i = x as i64;
+    if (i as f32) > x {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
+}
+
+/// `x.ceil() as i64` for finite `x`, without the libm call.
+#[inline(always)]
+fn ceil_i64(x: f32) -> i64 {
+    let i = x as i64;
+    if (i as f32) < x {
+        i.saturating_add(1)
+    } else {
+        i
     }
 }
 
@@ -111,14 +148,19 @@ impl Framebuffer {
         let mut drawn = 0;
         for t in 0..tris {
             let v = &verts[t * 24..t * 24 + 24];
-            if self.triangle([&v[0..8], &v[8..16], &v[16..24]], tex) {
+            let vertex = |k: usize| -> [f32; 8] {
+                let mut a = [0.0; 8];
+                a.copy_from_slice(&v[8 * k..8 * k + 8]);
+                a
+            };
+            if self.triangle([vertex(0), vertex(1), vertex(2)], tex) {
                 drawn += 1;
             }
         }
         drawn
     }
 
-    fn triangle(&mut self, v: [&[f32]; 3], tex: Option<&Texture>) -> bool {
+    fn triangle(&mut self, v: [[f32; 8]; 3], tex: Option<&Texture>) -> bool {
         if v.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
             return false;
         }
@@ -127,10 +169,13 @@ impl Framebuffer {
         if area == 0.0 {
             return false;
         }
-        let minx = x0.min(x1).min(x2).floor().max(0.0) as i64;
-        let miny = y0.min(y1).min(y2).floor().max(0.0) as i64;
-        let maxx = (x0.max(x1).max(x2).ceil() as i64).min(self.width as i64 - 1);
-        let maxy = (y0.max(y1).max(y2).ceil() as i64).min(self.height as i64 - 1);
+        // the pixels whose centre `p + 0.5` can lie in the triangle's bounds
+        // (the same pixels are covered as with the wider floor/ceil box: `- 0.5`
+        // is exact below 2^23, and a bound beyond that is off-screen or clamped)
+        let minx = ceil_i64(x0.min(x1).min(x2) - 0.5).max(0);
+        let miny = ceil_i64(y0.min(y1).min(y2) - 0.5).max(0);
+        let maxx = floor_i64(x0.max(x1).max(x2) - 0.5).min(self.width as i64 - 1);
+        let maxy = floor_i64(y0.max(y1).max(y2) - 0.5).min(self.height as i64 - 1);
         let mut any = false;
         for py in miny..=maxy {
             for px in minx..=maxx {
@@ -157,10 +202,10 @@ impl Framebuffer {
                 for (c, &tc) in texel.iter().take(3).enumerate() {
                     let src = (at(5 + c) / 255.0).clamp(0.0, 1.0) * tc;
                     let dst = self.rgba[o + c] as f32;
-                    self.rgba[o + c] = (src * a + dst * (1.0 - a)).round().clamp(0.0, 255.0) as u8;
+                    self.rgba[o + c] = round_u8(src * a + dst * (1.0 - a));
                 }
                 let da = self.rgba[o + 3] as f32 / 255.0;
-                self.rgba[o + 3] = ((a + da * (1.0 - a)) * 255.0).round() as u8;
+                self.rgba[o + 3] = round_u8((a + da * (1.0 - a)) * 255.0);
                 self.depth[i] = z;
                 any = true;
             }
@@ -270,6 +315,58 @@ mod tests {
         assert_eq!(fb.draw_triangles(&far, 3, None), 0);
         assert_eq!(fb.pixel(1, 1), [0, 0, 255, 255]);
         assert_eq!(fb.pixel(7, 7), [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn round_u8_is_round_clamp_cast() {
+        let mut xs = vec![
+            -1.0,
+            -0.5,
+            -0.0,
+            0.0,
+            0.49999997,
+            0.5,
+            1.5,
+            2.5,
+            254.49998,
+            254.5,
+            255.0,
+            255.5,
+            300.0,
+            2_147_483_648.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        xs.extend((0..=1 << 16).map(|k| k as f32 / 256.0));
+        for x in xs {
+            assert_eq!(round_u8(x), x.round().clamp(0.0, 255.0) as u8, "{x}");
+        }
+    }
+
+    #[test]
+    fn floor_and_ceil_without_libm() {
+        let mut xs = vec![
+            -0.5,
+            -0.0,
+            0.0,
+            0.49999997,
+            0.5,
+            -1.5,
+            1e10,
+            -1e10,
+            9.3e18,
+            -9.3e18,
+            f32::MAX,
+            f32::MIN,
+            16_777_217.0,
+        ];
+        xs.extend((-4096..=4096).map(|k| k as f32 / 64.0 - 0.5));
+        for x in xs {
+            assert_eq!(floor_i64(x), x.floor() as i64, "floor {x}");
+            assert_eq!(ceil_i64(x), x.ceil() as i64, "ceil {x}");
+        }
     }
 
     #[test]

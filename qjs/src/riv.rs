@@ -1,5 +1,6 @@
 //! Native module `re2d/native/riv` behind `$.mesh.exportRiv(rig, parts, clip, opts)`
-//! (rive-export.md §7–§9 from JS; issue 8): builds the §7 model from a `$.mesh` rig and parts,
+//! (rive-export.md §7–§9 from JS; issue 8) and `readModel`, the model reader of `$.mesh.load`
+//! (issue 30, see `read_model`). `exportRiv` builds the §7 model from a `$.mesh` rig and parts,
 //! runs [`re2d::riv::export()`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
 //! `engine`. Adapter only: all mapping and validation live in `re2d::riv`.
 //!
@@ -24,15 +25,27 @@ use rquickjs::{
 use serde_json::{Map, Value as Json};
 
 use super::buffers::with_u8_mut;
-use re2d::limits::Limits;
-use re2d::riv::{Control, Model, Options, RivError, export};
+use std::path::{Path, PathBuf};
+
+use re2d::limits::{Limits, ReadError, read_file};
+use re2d::riv::{Code, Control, Model, Options, RivError, export};
 
 fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
-    Exception::throw_type(ctx, &format!("exportRiv: {msg}"))
+    type_err_as(ctx, "exportRiv", msg)
+}
+
+fn type_err_as(ctx: &Ctx<'_>, what: &str, msg: &str) -> rquickjs::Error {
+    Exception::throw_type(ctx, &format!("{what}: {msg}"))
 }
 
 fn riv_err(ctx: &Ctx<'_>, e: &RivError) -> rquickjs::Error {
-    match Exception::from_message(ctx.clone(), &format!("exportRiv: {e}")) {
+    coded_err(ctx, "exportRiv", e)
+}
+
+/// An `Error` whose message is `WHAT: CODE: message` and whose `code`
+/// property holds the §8.7 code.
+fn coded_err(ctx: &Ctx<'_>, what: &str, e: &RivError) -> rquickjs::Error {
+    match Exception::from_message(ctx.clone(), &format!("{what}: {e}")) {
         Ok(ex) => {
             let _ = ex.as_object().set("code", e.code.as_str());
             ctx.throw(ex.into_value())
@@ -47,6 +60,11 @@ fn riv_err(ctx: &Ctx<'_>, e: &RivError) -> rquickjs::Error {
 /// rejects with the code of the element (a second, replacing pass runs
 /// only when the first text holds a `null`).
 fn to_json<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> Result<Option<Json>> {
+    to_json_as(ctx, v, "exportRiv")
+}
+
+/// [`to_json`] naming `what` in its error.
+fn to_json_as<'js>(ctx: &Ctx<'js>, v: Value<'js>, what: &str) -> Result<Option<Json>> {
     let Some(text) = ctx.json_stringify(v.clone())? else {
         return Ok(None);
     };
@@ -62,7 +80,7 @@ fn to_json<'js>(ctx: &Ctx<'js>, v: Value<'js>) -> Result<Option<Json>> {
         None => Ok(None),
         Some(s) => serde_json::from_str(&s)
             .map(Some)
-            .map_err(|e| type_err(ctx, &format!("not JSON-representable: {e}"))),
+            .map_err(|e| type_err_as(ctx, what, &format!("not JSON-representable: {e}"))),
     }
 }
 
@@ -298,17 +316,108 @@ fn export_riv<'js>(
     rquickjs::ArrayBuffer::new(ctx, out.bytes)
 }
 
+/// `readModel(source, dir)` behind `$.mesh.load` (issue 30): reads a model
+/// (rive-export.md §7) from a `model.json` path (under `--root`, within
+/// `json-max-bytes`; textures relative to the file) or from a model object
+/// (textures relative to `dir`, default the working directory), validates it
+/// with [`Model::from_json`] — the rules and codes of `re2d export-riv` and
+/// `exportRiv`, texture files included — and returns `{ model, textures,
+/// warnings }`: the model as a plain JS value, `[id, path]` of each texture
+/// the parts use, and the validator's warnings. Errors as `exportRiv`'s, named
+/// `mesh.load`: a `TypeError` for a source of the wrong kind, otherwise an
+/// `Error` with the code in its message and `code` property (`E_IO` for a
+/// model file that cannot be read).
+fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> Result<Object<'js>> {
+    const WHAT: &str = "mesh.load";
+    let limits = Limits::current();
+    let fail = |e: RivError| coded_err(&ctx, WHAT, &e);
+    let (json, dir) = if let Some(s) = source.as_string() {
+        let given = PathBuf::from(s.to_string()?);
+        let io = |e: String| fail(RivError::new(Code::Io, format!("{}: {e}", given.display())));
+        let path = super::guard::confine_read(&given).map_err(io)?;
+        let text =
+            read_file(&path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
+                ReadError::Io(e) => io(e.to_string()),
+                ReadError::TooLarge(e) => fail(RivError::new(
+                    Code::ModelJson,
+                    format!("{}: {e}", given.display()),
+                )),
+            })?;
+        super::guard::add_input(&path);
+        let json: Json = serde_json::from_slice(&text).map_err(|e| {
+            fail(RivError::new(
+                Code::ModelJson,
+                format!("{}: {e}", given.display()),
+            ))
+        })?;
+        let dir = given.parent().map(Path::to_path_buf).unwrap_or_default();
+        (json, dir)
+    } else if source.is_object() && !source.is_function() {
+        let dir = match dir.0 {
+            None => PathBuf::new(),
+            Some(v) if v.is_undefined() || v.is_null() => PathBuf::new(),
+            Some(v) => match v.as_string() {
+                Some(s) => PathBuf::from(s.to_string()?),
+                None => return Err(type_err_as(&ctx, WHAT, "opts.dir must be a folder path")),
+            },
+        };
+        (to_json_as(&ctx, source, WHAT)?.unwrap_or(Json::Null), dir)
+    } else {
+        return Err(type_err_as(
+            &ctx,
+            WHAT,
+            "source must be a model.json path or a model object",
+        ));
+    };
+    let mut paths: Vec<(String, String)> = Vec::new();
+    let mut src = |id: &str, entry: &Json| -> std::result::Result<(String, Vec<u8>), RivError> {
+        let Json::String(rel) = entry else {
+            return Err(RivError::new(
+                Code::Texture,
+                format!("textures.{id} is not a file path string"),
+            ));
+        };
+        let p = dir.join(rel);
+        let bad = |e: String| {
+            RivError::new(
+                Code::Texture,
+                format!("textures.{id}: {}: {e}", p.display()),
+            )
+        };
+        let p = super::guard::confine_read(&p).map_err(bad)?;
+        let bytes = read_file(&p, limits.file_max_bytes, "file-max-bytes")
+            .map_err(|e| bad(e.to_string()))?;
+        super::guard::add_input(&p);
+        paths.push((id.to_string(), p.to_string_lossy().into_owned()));
+        let name = p
+            .file_name()
+            .map_or_else(|| rel.clone(), |n| n.to_string_lossy().into_owned());
+        Ok((name, bytes))
+    };
+    let model = Model::from_json(&json, &mut src, &limits).map_err(fail)?;
+    let text = serde_json::to_string(&json)
+        .map_err(|e| fail(RivError::new(Code::ModelJson, e.to_string())))?;
+    let out = Object::new(ctx.clone())?;
+    out.set("model", ctx.json_parse(text)?)?;
+    let textures: Vec<Vec<String>> = paths.into_iter().map(|(id, p)| vec![id, p]).collect();
+    out.set("textures", textures)?;
+    out.set("warnings", model.warnings)?;
+    Ok(out)
+}
+
 /// `ModuleDef` of `re2d/native/riv`.
 pub struct RivNative;
 
 impl ModuleDef for RivNative {
     fn declare<'js>(decl: &Declarations<'js>) -> Result<()> {
         decl.declare("exportRiv")?;
+        decl.declare("readModel")?;
         Ok(())
     }
 
     fn evaluate<'js>(ctx: &Ctx<'js>, exports: &Exports<'js>) -> Result<()> {
         exports.export("exportRiv", Function::new(ctx.clone(), export_riv)?)?;
+        exports.export("readModel", Function::new(ctx.clone(), read_model)?)?;
         Ok(())
     }
 }

@@ -229,11 +229,22 @@ fn root_confines_reads_imports_and_writes() {
     fs::write(other.join("secret.txt"), "secret").unwrap();
     fs::write(other.join("m.mjs"), "export const x = 1;").unwrap();
     fs::write(root.join("inside.txt"), "inside").unwrap();
+    // $.mesh.load (issue 30): a model outside, and a model inside whose texture is outside
+    let model = |tex: &str| {
+        format!(
+            r#"{{"version": 1, "textures": {{"t": "{tex}"}}, "parts": [{{"verts": [0, 0], "uv": [0, 0], "texture": "t"}}]}}"#
+        )
+    };
+    fs::write(other.join("model.json"), model("secret.txt")).unwrap();
+    fs::write(root.join("model.json"), model("escape/secret.txt")).unwrap();
     std::os::unix::fs::symlink("../o", root.join("escape")).unwrap();
     std::os::unix::fs::symlink("../o/new.png", root.join("link.png")).unwrap();
     let body = r#"
 import * as std from 'std';
-function check(n, f) { try { print(n, 'ok', JSON.stringify(f())); } catch (e) { print(n, e.constructor.name, e.message); } }
+import { installMesh } from 're2d/mesh';
+function check(n, f) { try { print(n, 'ok', JSON.stringify(f())); } catch (e) { print(n, e.constructor.name, e.code, e.message); } }
+check('load-out', () => installMesh({}).load('escape/model.json'));
+check('load-tex', () => installMesh({}).load('model.json'));
 check('in', () => std.loadFile('sub/../inside.txt'));
 check('out', () => std.loadFile('../o/secret.txt'));
 check('link', () => std.loadFile('escape/secret.txt'));
@@ -262,6 +273,14 @@ import('../o/m.mjs').then(() => print('import ok'), (e) => print('import', e.mes
             .to_string()
     };
     assert_eq!(line("in"), "in ok \"inside\"");
+    assert!(
+        line("load-out").starts_with("load-out Error E_IO "),
+        "{out}"
+    );
+    assert!(
+        line("load-tex").starts_with("load-tex Error E_TEXTURE "),
+        "{out}"
+    );
     assert_eq!(line("save-in"), "save-in ok undefined");
     assert_eq!(line("stamp-in"), "stamp-in ok \"string\"");
     assert_eq!(
@@ -277,6 +296,8 @@ import('../o/m.mjs').then(() => print('import ok'), (e) => print('import', e.mes
         "save-dotdot",
         "tex",
         "import",
+        "load-out",
+        "load-tex",
     ] {
         assert!(line(n).contains("outside the --root"), "{n}: {out}");
     }
@@ -285,7 +306,7 @@ import('../o/m.mjs').then(() => print('import ok'), (e) => print('import', e.mes
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(left.len(), 2, "nothing written outside the root: {left:?}");
+    assert_eq!(left.len(), 3, "nothing written outside the root: {left:?}");
     assert!(!root.join("sub/nope").exists());
     // a --root that is not a folder
     let o = qjs()
