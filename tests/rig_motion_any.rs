@@ -429,7 +429,7 @@ fn the_seam_is_local_and_the_clip_follows_the_capture() {
     let kk = r.walk.times.len() - 1;
     assert!(r.report.seam_keys > 0);
     assert!((2 * r.report.seam_keys) as f64 <= 0.15 * kk as f64);
-    assert!(SEAM_FRACTION <= 0.15);
+    const { assert!(SEAM_FRACTION <= 0.15) };
     for (bn, f) in biped().iter().zip(&r.report.fit) {
         eprintln!(
             "{:16} RMS {:.3}° max {:.3}° (with the seam {:.2}°)",

@@ -750,7 +750,7 @@ pub fn retarget_with_report(
     };
     // 3. Cyclic or one-shot; the cut.
     let mut once_reason = None;
-    let mut cyc: Option<((usize, usize), Cut, String, [f64; 3], String, (f64, f64))> = None;
+    let mut cyc: Option<CycleCut> = None;
     if opts.mode != Mode::Once {
         match cycle_cut(
             bvh,
@@ -1093,6 +1093,9 @@ fn circular_mean(a: &[f64], near: f64) -> f64 {
 
 type CycleCut = ((usize, usize), Cut, String, [f64; 3], String, (f64, f64));
 
+/// The summed foot directions (ankle → toe) over a range of frames.
+type FeetOver<'a> = dyn Fn(&mut Sampler, usize, usize) -> Option<[f64; 3]> + 'a;
+
 /// The cyclic cut (see the module doc): window, cut, event, forward and
 /// its source, the pose mismatch (RMS, max degrees).
 #[allow(clippy::too_many_arguments)]
@@ -1104,7 +1107,7 @@ fn cycle_cut(
     mapped: &[Seg],
     leg_segs: &[Seg],
     sampler: &mut Sampler,
-    feet_over: &dyn Fn(&mut Sampler, usize, usize) -> Option<[f64; 3]>,
+    feet_over: &FeetOver<'_>,
     hips_at: &dyn Fn(usize) -> Option<[f64; 3]>,
     turn: &[[f64; 3]; 3],
     leg_len: f64,
