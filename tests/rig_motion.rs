@@ -156,7 +156,14 @@ fn synthetic_walk_by_hand() {
             sh.to_degrees(),
             psi(f)
         );
-        assert!(close(ft, 0.0, 1e-5), "key {k}: foot {}", ft.to_degrees());
+        // the foot is an end segment: the drawn pose plus the capture's change
+        // from its stance reference; the capture's foot is rigid on its shin, so
+        // its delta from the shin is one constant, the stance tilt, under 10°
+        assert!(
+            close(ft, w.angles[3][0], 1e-9) && ft.abs() < deg(10.0),
+            "key {k}: foot {}",
+            ft.to_degrees()
+        );
         // the far leg half a cycle later
         assert!(
             close(w.angles[4][k], deg(r4(phi(f + 60.0))), 1e-5),
@@ -200,7 +207,13 @@ fn synthetic_walk_by_hand() {
         "{:?}",
         w.warnings
     );
-    assert_eq!(w.warnings.len(), 1, "{:?}", w.warnings);
+    // no head and neck in this capture: the torso follows its own joint
+    assert!(
+        w.warnings.iter().any(|m| m.contains("'torso'")),
+        "{:?}",
+        w.warnings
+    );
+    assert_eq!(w.warnings.len(), 2, "{:?}", w.warnings);
 }
 
 /// The detected cut: toe-off of the near (left) knee, where ψ rises
@@ -297,10 +310,12 @@ Frame Time: 0.01
     );
     // Pad → Pad2 (offset 0) → Tip: followed until the segment has length
     assert_eq!(segment(&b, j("Pad")), Ok((End::Joint(j("Tip")), 4.0)));
-    let e = segment(&b, j("LeftWrist")).unwrap_err();
-    assert!(
-        e.contains("'LeftWrist' has 2 children (lhand, LThumb)"),
-        "{e}"
+    // two children at offset 0: the one on the limb's chain (lhand, whose
+    // fingers continue the forearm straight down; the thumb points aside),
+    // followed to where the segment has length — not an error
+    assert_eq!(
+        segment(&b, j("LeftWrist")),
+        Ok((End::Joint(j("LFingers")), 2.0))
     );
     assert!(segment(&b, j("Tip")).unwrap_err().contains("offset 0"));
     // retargeting with explicit joints: the hand bone follows lhand → LFingers
@@ -320,26 +335,38 @@ Frame Time: 0.01
     };
     let r = retarget_with_report(&b, &bones, &opts).unwrap();
     assert_eq!(r.walk.times.len(), 3);
-    // the loop closes: key 2 = key 0; key 1 samples frame 1 with half the
-    // raw mismatch (frame 2 − frame 0) spread onto it
-    assert!(r.walk.angles[1][0].abs() < 1e-9);
+    // two keys: no room for a seam blend, so key 1 is frame 1 exactly and
+    // key 2 = key 0. The hand (lhand is a hand joint) is an end segment: the
+    // drawn pose plus its change from the mean over the cycle. Its capture
+    // angle is 90° (down) at frame 0 and 0° (forward) at frame 1, mean 45°:
+    // world 90 + 90 − 45 = 135° → delta +45°, then 90 + 0 − 45 = 45° → −45°.
+    let w = &r.walk.angles;
     assert!(
-        (r.report.closure[1] - deg(-90.0)).abs() < 1e-6,
-        "{:?}",
-        r.report.closure
+        (w[1][0] - deg(45.0)).abs() < 1e-9,
+        "{}",
+        w[1][0].to_degrees()
     );
-    assert!((r.walk.angles[1][1] - (deg(-90.0) - deg(-45.0))).abs() < 1e-6);
     assert!(
-        (r.report.closure[2] - deg(-90.0)).abs() < 1e-6,
-        "{:?}",
-        r.report.closure
+        (w[1][1] - deg(-45.0)).abs() < 1e-9,
+        "{}",
+        w[1][1].to_degrees()
     );
+    assert_eq!(w[1][2], w[1][0]);
+    // the pad is a long limb: its projected direction, forward then up
+    assert!(w[2][0].abs() < 1e-9 && (w[2][1] - deg(-90.0)).abs() < 1e-9);
+    for b in [1, 2] {
+        assert!(
+            (r.report.closure[b] - deg(-90.0)).abs() < 1e-6,
+            "{:?}",
+            r.report.closure
+        );
+    }
     // errors name the bone and the joint
-    bones[1].joint = Some("LeftWrist".into());
+    bones[1].joint = Some("Tip".into());
     let e = retarget(&b, &bones, &opts).unwrap_err();
     assert_eq!(e.code, "E_BVH_JOINT");
     assert!(
-        e.message.contains("bone 'anything'") && e.message.contains("'LeftWrist' has 2 children"),
+        e.message.contains("bone 'anything'") && e.message.contains("offset 0"),
         "{e}"
     );
     bones[1].joint = Some("RightWrist".into());
@@ -348,7 +375,7 @@ Frame Time: 0.01
         (e.code, e.message.as_str()),
         (
             "E_BVH_JOINT",
-            "bone 'anything': the capture has no joint 'RightWrist'"
+            "bone 'anything': the capture has no joint 'RightWrist' (joints that could fit: LeftWrist, lhand)"
         )
     );
 }
@@ -492,15 +519,27 @@ fn cmu_cycle() {
     );
     assert!(rep.start >= rep.window.0 as f64 && rep.end <= rep.window.1 as f64);
     let frames = rep.end - rep.start;
-    assert!((125.0..=133.0).contains(&frames), "{frames}");
+    // one gait cycle (knee-flexion peaks come 125-133 frames apart), its ends
+    // moved by at most 8 % of it to where the capture matches itself
+    assert!((115.0..=143.0).contains(&frames), "{frames}");
     // as documented in gait.rs: frames 82-245 (1-based), the far foot's
     // toe-offs at 103.64 and 236.57
     assert_eq!(rep.window, (81, 245));
     assert!(rep.event.contains("RightKnee"), "{}", rep.event);
     assert!(
-        (rep.start - 102.64).abs() < 0.01 && (rep.end - 235.57).abs() < 0.01,
+        (rep.start - 102.64).abs() <= 11.0 && (rep.end - 235.57).abs() <= 11.0,
         "{rep:?}"
     );
+    // the chosen cut matches itself better than the raw toe-off pair
+    let raw = cmu_walk(&MotionOptions {
+        cycle: Some((102.64, 235.57)),
+        ..Default::default()
+    });
+    eprintln!(
+        "pose mismatch at the cut: RMS {:.2}° max {:.2}° (toe-offs themselves: RMS {:.2}° max {:.2}°)",
+        rep.mismatch.0, rep.mismatch.1, raw.report.mismatch.0, raw.report.mismatch.1
+    );
+    assert!(rep.mismatch.0 < raw.report.mismatch.0, "{:?}", rep.mismatch);
     assert!((rep.capture_fps - 120.0).abs() < 0.01);
     // keys at 60 fps, a whole number of frames
     let kk = w.times.len() - 1;
@@ -667,7 +706,8 @@ fn cmu_mapping_and_bob() {
     assert_eq!(r.report.joints[4].as_deref(), Some("LeftHip"));
     assert_eq!(r.report.joints[8].as_deref(), Some("RightKnee"));
     assert_eq!(r.report.joints[12].as_deref(), Some("lhand"));
-    assert_eq!(r.report.joints[1].as_deref(), Some("lowerback"));
+    // the trunk follows the chain from the root to the neck's base
+    assert_eq!(r.report.joints[1].as_deref(), Some("Hips→lowerneck"));
     let l = retarget_with_report(
         &b,
         &bones,

@@ -7,7 +7,7 @@
 #                    chromium (the .riv browser harness), pkg-config (install-test), nodejs/npm
 #                    (glTF validator, browser harness), python3-venv. Not root and something
 #                    missing: one line naming the packages, exit 2.
-#   Python           a virtualenv in target/venv with the pinned Pillow of tools/requirements.txt
+#   Python           a virtualenv in target/venv with the pinned Pillow and numpy of tools/requirements.txt
 #                    (the judge of anim-check); every Python script of the tests runs with it, so
 #                    no test depends on which python3 is first on PATH.
 #   npm              `npm ci` of the pinned lock files in tests/browser and tests/gltf.
@@ -55,7 +55,7 @@ fi
 
 # ---- Python: target/venv with pinned Pillow ---------------------------------------------------
 stamp=$venv/.requirements
-if ! cmp -s tools/requirements.txt "$stamp" 2>/dev/null || ! "$venv/bin/python" -c 'import PIL' 2>/dev/null; then
+if ! cmp -s tools/requirements.txt "$stamp" 2>/dev/null || ! "$venv/bin/python" -c 'import PIL, numpy' 2>/dev/null; then
   echo "deps: Python virtualenv target/venv ($(tr '\n' ' ' <tools/requirements.txt))"
   rm -rf "$venv"
   python3 -m venv "$venv"

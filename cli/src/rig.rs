@@ -32,12 +32,17 @@ pub enum RigCmd {
 pub struct BuildArgs {
     /// Skeleton declaration JSON (rig.md §1); its `image` is relative to it.
     skeleton: PathBuf,
-    /// BVH motion capture of a walk (gives the clip).
-    #[arg(long, value_name = "WALK.bvh")]
-    motion: Option<PathBuf>,
-    /// Name of the clip.
+    /// A motion clip from a BVH capture, repeatable: NAME=FILE.bvh (cyclic when the capture has a
+    /// repeating gait, else one-shot), NAME=FILE.bvh:once (one-shot), NAME=FILE.bvh:loop (one gait
+    /// cycle or an error), or a bare FILE.bvh named by --clip. Without a motion called idle, an
+    /// idle clip holding the drawn pose is added.
+    #[arg(long, value_name = "NAME=FILE.bvh[:once]")]
+    motion: Vec<String>,
+    /// Name of a motion given as a bare FILE.bvh.
     #[arg(long, default_value = "walk")]
     clip: String,
+    #[command(flatten)]
+    axes: MotionFlags,
     /// Frames per second of the clip and the .riv.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=1000))]
     fps: u32,
@@ -50,6 +55,84 @@ pub struct BuildArgs {
     /// Print each stage's time.
     #[arg(long)]
     timings: bool,
+}
+
+/// Per-motion overrides of `rig build` and `rig motion`.
+#[derive(clap::Args)]
+pub struct MotionFlags {
+    /// One-shot excerpt of a motion in seconds of its capture, repeatable: [NAME=]A..B (makes it one-shot; without NAME= for every motion).
+    #[arg(long, value_name = "[NAME=]A..B")]
+    range: Vec<String>,
+    /// The capture's up axis instead of the detected one, repeatable: [NAME=]AXIS with AXIS one of +Y, -Y, +Z, -Z, +X, -X.
+    #[arg(long, value_name = "[NAME=]AXIS", allow_hyphen_values = true)]
+    up: Vec<String>,
+    /// The capture's forward axis instead of the detected one (the root's travel, else the toes), repeatable: [NAME=]AXIS.
+    #[arg(long, value_name = "[NAME=]AXIS", allow_hyphen_values = true)]
+    forward: Vec<String>,
+}
+
+fn usage(msg: String) -> Fail {
+    Fail(msg, 2)
+}
+
+/// The motion specs of `--motion` with the `--range`, `--up` and `--forward` overrides.
+fn motion_specs(
+    motion: &[String],
+    clip: &str,
+    f: &MotionFlags,
+) -> Result<Vec<build::MotionSpec>, Fail> {
+    let mut specs = Vec::new();
+    for m in motion {
+        specs.push(build::MotionSpec::parse(m, clip).map_err(|e| usage(format!("--motion {e}")))?);
+    }
+    fn split<'a>(
+        flag: &str,
+        v: &'a str,
+        specs: &[build::MotionSpec],
+    ) -> Result<(Option<&'a str>, &'a str), Fail> {
+        match v.split_once('=') {
+            Some((n, x)) => {
+                if !specs.iter().any(|s| s.name == n) {
+                    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+                    return Err(usage(format!(
+                        "{flag} {v}: no motion called '{n}' (the motions: {})",
+                        if names.is_empty() {
+                            "none; give --motion".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    )));
+                }
+                Ok((Some(n), x))
+            }
+            None => Ok((None, v)),
+        }
+    }
+    for v in &f.range {
+        let (n, x) = split("--range", v, &specs)?;
+        let r = build::parse_range(x).map_err(|e| usage(format!("--range {e}")))?;
+        for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
+            s.range = Some(r);
+        }
+    }
+    for (flag, list, fwd) in [("--up", &f.up, false), ("--forward", &f.forward, true)] {
+        for v in list {
+            let (n, x) = split(flag, v, &specs)?;
+            let a = re2d::rig::motion::axes::Axis::parse(x).ok_or_else(|| {
+                usage(format!(
+                    "{flag} {v}: '{x}' is not an axis (+X, -X, +Y, -Y, +Z or -Z)"
+                ))
+            })?;
+            for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
+                if fwd {
+                    s.forward = Some(a);
+                } else {
+                    s.up = Some(a);
+                }
+            }
+        }
+    }
+    Ok(specs)
 }
 
 /// `re2d rig slice` arguments.
@@ -77,9 +160,11 @@ pub struct StageArgs {
 pub struct MotionArgs {
     /// Skeleton declaration JSON.
     skeleton: PathBuf,
-    /// BVH motion capture of a walk.
-    #[arg(long, value_name = "WALK.bvh")]
-    motion: PathBuf,
+    /// The motion: NAME=FILE.bvh[:once|:loop] or FILE.bvh (see `rig build --motion`).
+    #[arg(long, value_name = "NAME=FILE.bvh[:once]")]
+    motion: String,
+    #[command(flatten)]
+    axes: MotionFlags,
     /// Frames per second of the clip.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=1000))]
     fps: u32,
@@ -143,14 +228,13 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     let start = Instant::now();
     let input = load(&a.skeleton)?;
     let opts = Options {
-        motion: a.motion.clone(),
-        clip: a.clip.clone(),
+        motions: motion_specs(&a.motion, &a.clip, &a.axes)?,
         fps: a.fps,
     };
     let built = build::build(&input, &opts, &Limits::current())?;
     let mut inputs: Vec<&Path> = vec![a.skeleton.as_path(), input.image_path.as_path()];
-    if let Some(m) = &a.motion {
-        inputs.push(m.as_path());
+    for m in &opts.motions {
+        inputs.push(m.path.as_path());
     }
     publish(&a.out, &built.files, a.force, &inputs)?;
     if a.timings {
@@ -236,18 +320,10 @@ fn do_mesh(a: &StageArgs) -> Result<String, Fail> {
 }
 
 fn do_motion(a: &MotionArgs) -> Result<String, Fail> {
+    let spec = motion_specs(std::slice::from_ref(&a.motion), "walk", &a.axes)?;
     let input = load(&a.skeleton)?;
-    let r = build::motion_stage(&input.sk, &a.motion, a.fps, &Limits::current())?;
-    let j = serde_json::json!({
-        "duration": r.walk.duration,
-        "keys": r.report.keys,
-        "cycle": [r.report.start, r.report.end],
-        "event": r.report.event,
-        "joints": input.sk.bones.iter().zip(&r.report.joints).map(|(b, j)| serde_json::json!([b.name, j])).collect::<Vec<_>>(),
-        "clamped_keys": r.report.clamped,
-        "warnings": r.walk.warnings,
-    });
-    println!("{j}");
+    let r = build::motion_stage(&input.sk, &spec[0], a.fps, &Limits::current())?;
+    println!("{}", build::motion_json(&input.sk, &r));
     Ok(String::new())
 }
 

@@ -42,13 +42,88 @@ pub const SHEET_FRAMES: usize = 8;
 /// Contact-sheet panels are the drawing scaled down by this factor.
 pub const SHEET_SCALE: usize = 4;
 
+/// One motion of a build: `NAME=FILE.bvh` (`:once` for a one-shot).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MotionSpec {
+    /// Clip name.
+    pub name: String,
+    /// The BVH capture.
+    pub path: PathBuf,
+    /// Cyclic, one-shot, or detected ([`motion::Mode::Auto`]: a cycle when
+    /// the capture has a repeating gait, else the whole excerpt once).
+    pub mode: motion::Mode,
+    /// One-shot: seconds `[a, b]` of the capture.
+    pub range: Option<(f64, f64)>,
+    /// The capture's up axis (`None`: detected).
+    pub up: Option<motion::axes::Axis>,
+    /// The capture's forward axis (`None`: detected).
+    pub forward: Option<motion::axes::Axis>,
+}
+
+impl MotionSpec {
+    /// Parses `NAME=FILE.bvh`, `NAME=FILE.bvh:once`, `NAME=FILE.bvh:loop`
+    /// or a bare `FILE.bvh` (named `default_name`). `Err` says why.
+    pub fn parse(s: &str, default_name: &str) -> Result<MotionSpec, String> {
+        let (name, rest) = match s.split_once('=') {
+            Some((n, r)) if !n.is_empty() && !n.contains(['/', '\\']) => (n.to_string(), r),
+            _ => (default_name.to_string(), s),
+        };
+        let (path, mode) = if let Some(p) = rest.strip_suffix(":once") {
+            (p, motion::Mode::Once)
+        } else if let Some(p) = rest.strip_suffix(":loop") {
+            (p, motion::Mode::Cycle)
+        } else {
+            (rest, motion::Mode::Auto)
+        };
+        if path.is_empty() {
+            return Err(format!("'{s}': no BVH file (NAME=FILE.bvh[:once|:loop])"));
+        }
+        if !name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "'{s}': the clip name '{name}' may hold only letters, digits, '_' and '-'"
+            ));
+        }
+        Ok(MotionSpec {
+            name,
+            path: PathBuf::from(path),
+            mode,
+            range: None,
+            up: None,
+            forward: None,
+        })
+    }
+}
+
+/// Parses `A..B` (seconds, A < B).
+pub fn parse_range(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("'{s}' is not A..B (seconds)"))?;
+    let (a, b): (f64, f64) = (
+        a.trim()
+            .parse()
+            .map_err(|_| format!("'{a}' is not a number"))?,
+        b.trim()
+            .parse()
+            .map_err(|_| format!("'{b}' is not a number"))?,
+    );
+    if !(a.is_finite() && b.is_finite() && 0.0 <= a && a < b) {
+        return Err(format!(
+            "'{s}' is not an increasing range of seconds from 0"
+        ));
+    }
+    Ok((a, b))
+}
+
 /// Build options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// BVH capture of a walk (none: no clip).
-    pub motion: Option<PathBuf>,
-    /// Clip name.
-    pub clip: String,
+    /// The motions (none: no clip). Without one named `idle`, an `idle`
+    /// clip holding the drawn pose is added.
+    pub motions: Vec<MotionSpec>,
     /// Clip / export frames per second.
     pub fps: u32,
 }
@@ -56,8 +131,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            motion: None,
-            clip: "walk".into(),
+            motions: Vec::new(),
             fps: 60,
         }
     }
@@ -249,20 +323,29 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
     })
 }
 
-/// Motion: the walk retargeted from a BVH file.
+/// Motion: one clip retargeted from a BVH file.
 pub fn motion_stage(
     sk: &Skeleton,
-    path: &Path,
+    spec: &MotionSpec,
     fps: u32,
     limits: &Limits,
 ) -> Result<Retargeted, RigError> {
-    let bvh = super::bvh::read(path, limits)?;
+    let bvh = super::bvh::read(&spec.path, limits)?;
     let opts = MotionOptions {
         facing_right: sk.facing_right,
         fps: fps as f64,
+        mode: if spec.range.is_some() {
+            motion::Mode::Once
+        } else {
+            spec.mode
+        },
+        range: spec.range,
+        up: spec.up,
+        forward: spec.forward,
         ..MotionOptions::default()
     };
     motion::retarget_with_report(&bvh, &sk.motion_bones(), &opts)
+        .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))
 }
 
 fn flat(v: &[[f64; 2]]) -> Vec<f64> {
@@ -275,7 +358,7 @@ pub fn model_json(
     sk: &Skeleton,
     tree: &Tree,
     m: &Meshed,
-    walk: Option<(&str, &motion::Walk)>,
+    clips: &[(&str, &motion::Walk)],
     with_parts: bool,
 ) -> Value {
     let mut skel = Map::new();
@@ -329,12 +412,26 @@ pub fn model_json(
     if with_parts {
         root["parts"] = Value::Array(parts);
     }
-    if let Some((clip, walk)) = walk {
+    if !clips.is_empty() {
+        root["clips"] = clips_json(sk, tree, clips);
+    }
+    root
+}
+
+/// The `clips` object: one per motion, and `idle` (the drawn pose held:
+/// every property any clip keys, at its rest value, for one second) unless
+/// a motion is called `idle`.
+pub fn clips_json(sk: &Skeleton, tree: &Tree, clips: &[(&str, &motion::Walk)]) -> Value {
+    let mut out = Map::new();
+    let mut keyed: Vec<bool> = vec![false; sk.bones.len()];
+    let mut moved = false;
+    for (clip, walk) in clips {
         let mut tracks = Map::new();
-        for (b, angles) in sk.bones.iter().zip(&walk.angles) {
+        for (k, (b, angles)) in sk.bones.iter().zip(&walk.angles).enumerate() {
             if angles.iter().all(|&a| a == 0.0) {
                 continue;
             }
+            keyed[k] = true;
             let keys: Vec<Value> = walk
                 .times
                 .iter()
@@ -345,6 +442,7 @@ pub fn model_json(
         }
         let mut translations = Map::new();
         if walk.root_dy.iter().any(|&d| d != 0.0) {
+            moved = true;
             for b in tree.bones.iter().filter(|b| b.parent.is_none()) {
                 let keys: Vec<Value> = walk
                     .times
@@ -355,14 +453,32 @@ pub fn model_json(
                 translations.insert(b.name.clone(), Value::Array(keys));
             }
         }
-        let mut c = json!({"duration": walk.duration, "loop": true, "interpolation": "linear",
+        let mut c = json!({"duration": walk.duration, "loop": walk.looped, "interpolation": "linear",
             "tracks": Value::Object(tracks)});
         if !translations.is_empty() {
             c["translations"] = Value::Object(translations);
         }
-        root["clips"] = json!({ clip: c });
+        out.insert(clip.to_string(), c);
     }
-    root
+    if !out.contains_key("idle") {
+        let mut tracks = Map::new();
+        for (k, b) in sk.bones.iter().enumerate() {
+            if keyed[k] {
+                tracks.insert(b.name.clone(), json!([[0.0, 0.0], [1.0, 0.0]]));
+            }
+        }
+        let mut c = json!({"duration": 1.0, "loop": true, "interpolation": "linear",
+            "tracks": Value::Object(tracks)});
+        if moved {
+            let mut translations = Map::new();
+            for b in tree.bones.iter().filter(|b| b.parent.is_none()) {
+                translations.insert(b.name.clone(), json!([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]));
+            }
+            c["translations"] = Value::Object(translations);
+        }
+        out.insert("idle".into(), c);
+    }
+    Value::Object(out)
 }
 
 fn push_nums(out: &mut String, v: impl Iterator<Item = f64>) {
@@ -384,7 +500,7 @@ pub fn model(
     sk: &Skeleton,
     tree: &Tree,
     m: &Meshed,
-    walk: Option<(&str, &motion::Walk)>,
+    clips: &[(&str, &motion::Walk)],
     pngs: Vec<(String, Vec<u8>)>,
     limits: &Limits,
 ) -> Result<(Model, Vec<u8>), RigError> {
@@ -394,7 +510,7 @@ pub fn model(
             format!("internal: the model does not validate: {e}"),
         )
     };
-    let head = model_json(name, sk, tree, m, walk, false);
+    let head = model_json(name, sk, tree, m, clips, false);
     let mut none = |id: &str, _: &Value| -> Result<(String, Vec<u8>), riv::RivError> {
         Err(riv::RivError::new(
             riv::Code::Texture,
@@ -500,10 +616,25 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     let mut t = Timings::default();
     // motion first: a bad BVH fails before any pixel work
     let mut clock = Instant::now();
-    let walk = match &opts.motion {
-        Some(p) => Some(motion_stage(&input.sk, p, opts.fps, limits)?),
-        None => None,
-    };
+    let mut motions: Vec<(String, Retargeted)> = Vec::new();
+    for spec in &opts.motions {
+        if motions.iter().any(|(n, _)| *n == spec.name) {
+            return Err(RigError::new(
+                "E_RIG_MOTION",
+                format!("two motions are called '{}'", spec.name),
+            ));
+        }
+        motions.push((
+            spec.name.clone(),
+            motion_stage(&input.sk, spec, opts.fps, limits)?,
+        ));
+    }
+    // the clip of the sheet: the first cyclic one, else the first
+    let primary = motions
+        .iter()
+        .find(|(_, r)| r.walk.looped)
+        .or(motions.first())
+        .map(|(n, _)| n.clone());
     t.lap("motion", &mut clock);
     let s = slice_stage(input, &mut t)?;
     let mut clock = Instant::now();
@@ -530,7 +661,10 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         &input.sk,
         &s.tree,
         &m,
-        walk.as_ref().map(|w| (opts.clip.as_str(), &w.walk)),
+        &motions
+            .iter()
+            .map(|(n, r)| (n.as_str(), &r.walk))
+            .collect::<Vec<_>>(),
         pngs,
         limits,
     )?;
@@ -567,14 +701,14 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         &s,
         &m,
         &model,
-        walk.as_ref().map(|_| opts.clip.as_str()),
+        primary.as_deref(),
         opts.fps,
         (tw, th),
     )?;
     drop(model);
     let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);
-    let (report, failed) = report(input, &s, &v, &m, walk.as_ref(), &t);
+    let (report, failed) = report(input, &s, &v, &m, &motions, primary.as_deref(), &t);
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
     files.push(("sheet.png".into(), sheet));
@@ -586,6 +720,35 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         report,
         failed,
         timings: t,
+    })
+}
+
+/// One motion's section of the report (the cut, the axes, the mapping and
+/// rules, the fit per bone).
+pub fn motion_json(sk: &Skeleton, w: &Retargeted) -> Value {
+    let r = &w.report;
+    json!({
+        "looped": w.walk.looped,
+        "window": r.window, "cycle_start": r.start, "cycle_end": r.end, "capture_fps": r.capture_fps,
+        "event": r.event, "keys": r.keys, "duration": w.walk.duration,
+        "up": r.up, "up_from": r.up_from, "forward": r.forward, "forward_from": r.forward_from,
+        "family": r.family,
+        "mismatch_deg": {"rms": r.mismatch.0, "max": r.mismatch.1},
+        "seam_keys": r.seam_keys, "seam_fraction_max": motion::SEAM_FRACTION,
+        "joints": sk.bones.iter().zip(&r.joints).map(|(b, j)| json!([b.name, j])).collect::<Vec<_>>(),
+        "rules": sk.bones.iter().zip(&r.rules).map(|(b, x)| json!([b.name, match x {
+            motion::Rule::Drawn => "drawn".to_string(),
+            motion::Rule::Limb => "limb".to_string(),
+            motion::Rule::End => "end".to_string(),
+            motion::Rule::Trunk(a, e) => format!("trunk {a:.3}-{e:.3}"),
+        }])).collect::<Vec<_>>(),
+        "fit_deg": sk.bones.iter().zip(&r.fit).zip(&r.joints).filter(|(_, j)| j.is_some())
+            .map(|((b, f), _)| json!({"bone": b.name, "rms": f.rms, "max": f.max, "max_with_seam": f.max_all}))
+            .collect::<Vec<_>>(),
+        "closure_rad": r.closure, "root_closure_px": r.root_closure, "bob_scale": r.scale,
+        "clamped_keys": r.clamped, "warnings": w.walk.warnings,
+        "loop_closed": !w.walk.looped || (w.walk.angles.iter().all(|a| a.first() == a.last())
+            && w.walk.root_dy.first() == w.walk.root_dy.last()),
     })
 }
 
@@ -655,7 +818,8 @@ fn report(
     s: &Sliced,
     v: &Verification,
     m: &Meshed,
-    walk: Option<&Retargeted>,
+    motions: &[(String, Retargeted)],
+    primary: Option<&str>,
     t: &Timings,
 ) -> (Value, Vec<String>) {
     let sk = &input.sk;
@@ -683,18 +847,11 @@ fn report(
     if m.step.is_none() {
         failed.push("grid-step".to_string());
     }
-    let motion = walk.map(|w| {
-        let r = &w.report;
-        json!({
-            "window": r.window, "cycle_start": r.start, "cycle_end": r.end, "capture_fps": r.capture_fps,
-            "event": r.event, "keys": r.keys, "duration": w.walk.duration,
-            "joints": sk.bones.iter().zip(&r.joints).map(|(b, j)| json!([b.name, j])).collect::<Vec<_>>(),
-            "closure_rad": r.closure, "root_closure_px": r.root_closure, "bob_scale": r.scale,
-            "clamped_keys": r.clamped, "warnings": w.walk.warnings,
-            "loop_closed": w.walk.angles.iter().all(|a| a.first() == a.last())
-                && w.walk.root_dy.first() == w.walk.root_dy.last(),
-        })
-    });
+    let mut all = Map::new();
+    for (name, w) in motions {
+        all.insert(name.clone(), motion_json(sk, w));
+    }
+    let motion = primary.and_then(|p| all.get(p).cloned());
     let timings: Map<String, Value> =
         t.0.iter()
             .map(|(n, ms, _)| (n.to_string(), json!(ms)))
@@ -711,6 +868,7 @@ fn report(
         "weights": mj["weights"],
         "grid": mj["grid"],
         "motion": motion,
+        "motions": Value::Object(all),
         "gates": {"reassembly": v.pass, "weights_local": weights_local, "ramp_control_fails": ramp_fails,
                   "grid_step": m.step.is_some(), "failed": failed},
         "timings_ms": Value::Object(timings),

@@ -175,13 +175,17 @@ impl Bvh {
     }
 
     /// The index of the joint called `name`; `E_BVH_JOINT` when there is
-    /// none or more than one.
+    /// none or more than one. A name without an exact match is looked up
+    /// without namespaces ([`base_name`]): `LeftArm` finds
+    /// `mixamorig:LeftArm`, and `mixamorig:LeftArm` finds `LeftArm`.
     pub fn find(&self, name: &str) -> Result<usize, RigError> {
+        let exact = self.joints.iter().filter(|j| j.name == name).count();
+        let base = base_name(name);
         let mut it = self
             .joints
             .iter()
             .enumerate()
-            .filter(|(_, j)| j.name == name);
+            .filter(|(_, j)| j.name == name || (exact == 0 && base_name(&j.name) == base));
         match (it.next(), it.next()) {
             (Some((i, _)), None) => Ok(i),
             (None, _) => Err(RigError::new(
@@ -249,6 +253,12 @@ impl Bvh {
     pub fn duration(&self) -> f64 {
         self.frames as f64 * self.frame_time
     }
+}
+
+/// A joint name without its namespaces: the part after the last `:`
+/// (`mixamorig:LeftArm` → `LeftArm`; a name without `:` is unchanged).
+pub fn base_name(name: &str) -> &str {
+    name.rsplit(':').next().unwrap_or(name)
 }
 
 /// Reads a BVH file with the `bvh-max-bytes` limit (`E_IO` when it cannot

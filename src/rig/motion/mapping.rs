@@ -183,7 +183,7 @@ pub const CONVENTIONS: &[Convention] = &[
         center: ["lowerback", "Chest", "Neck", "Head"],
     },
     Convention {
-        name: "Mixamo",
+        name: "MotionBuilder / Vicon / Mixamo",
         left: [
             "LeftUpLeg",
             "LeftLeg",
@@ -214,7 +214,182 @@ pub const CONVENTIONS: &[Convention] = &[
         ],
         center: ["lowerback", "thorax", "upperneck", "head"],
     },
+    Convention {
+        name: "Hips/Chest (Collar, Shoulder = upper arm, Elbow, Wrist, Hip, Knee, Ankle)",
+        left: [
+            "LeftHip",
+            "LeftKnee",
+            "LeftAnkle",
+            "LeftToe",
+            "LeftShoulder",
+            "LeftElbow",
+            "LeftWrist",
+        ],
+        right: [
+            "RightHip",
+            "RightKnee",
+            "RightAnkle",
+            "RightToe",
+            "RightShoulder",
+            "RightElbow",
+            "RightWrist",
+        ],
+        center: ["Chest", "Chest2", "Neck", "Head"],
+    },
 ];
+
+/// The role and side of a joint name in any known convention (namespaces
+/// ignored): `lowerback` → spine, `LeftArm` → left upper arm. The first
+/// convention that knows the name wins.
+pub fn joint_role(name: &str) -> Option<(Role, Side)> {
+    let base = super::super::bvh::base_name(name);
+    const ROLES: [Role; 7] = [
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+        Role::Toe,
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+    ];
+    const CENTER: [Role; 4] = [Role::Spine, Role::Chest, Role::Neck, Role::Head];
+    for c in CONVENTIONS {
+        for (i, r) in ROLES.iter().enumerate() {
+            if c.left[i] == base {
+                return Some((*r, Side::Left));
+            }
+            if c.right[i] == base {
+                return Some((*r, Side::Right));
+            }
+        }
+        for (i, r) in CENTER.iter().enumerate() {
+            if c.center[i] == base {
+                return Some((*r, Side::Left));
+            }
+        }
+    }
+    None
+}
+
+/// The family a declaration's explicit joint names come from: the
+/// convention naming the most of them (at least three), `None` otherwise.
+pub fn family_of(names: &[&str]) -> Option<&'static Convention> {
+    let mut best: Option<(&Convention, usize)> = None;
+    for c in CONVENTIONS {
+        let hits = names
+            .iter()
+            .filter(|n| {
+                let b = super::super::bvh::base_name(n);
+                c.left
+                    .iter()
+                    .chain(&c.right)
+                    .chain(&c.center)
+                    .any(|x| *x == b)
+            })
+            .count();
+        if hits >= 3 && best.is_none_or(|(_, b)| hits > b) {
+            best = Some((c, hits));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// The role and side of `name` in convention `c` (namespaces ignored).
+pub fn role_in(c: &Convention, name: &str) -> Option<(Role, Side)> {
+    let base = super::super::bvh::base_name(name);
+    const ROLES: [Role; 7] = [
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+        Role::Toe,
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+    ];
+    const CENTER: [Role; 4] = [Role::Spine, Role::Chest, Role::Neck, Role::Head];
+    for (i, r) in ROLES.iter().enumerate() {
+        if c.left[i] == base {
+            return Some((*r, Side::Left));
+        }
+        if c.right[i] == base {
+            return Some((*r, Side::Right));
+        }
+    }
+    for (i, r) in CENTER.iter().enumerate() {
+        if c.center[i] == base {
+            return Some((*r, Side::Left));
+        }
+    }
+    None
+}
+
+/// Up to `n` joint names of `bvh` that could stand for `role` (their names
+/// share a word with the role's names in the conventions), else the first
+/// `n` joints: the suggestions of an `E_BVH_JOINT` message.
+pub fn suggestions(bvh: &Bvh, role: Option<Role>, n: usize) -> Vec<String> {
+    let keys: &[&str] = match role {
+        Some(Role::Thigh) => &["upleg", "hip", "femur", "thigh"],
+        Some(Role::Shin) => &["leg", "knee", "tibia", "shin"],
+        Some(Role::Foot) => &["foot", "ankle"],
+        Some(Role::Toe) => &["toe"],
+        Some(Role::UpperArm) => &["arm", "shoulder", "humerus"],
+        Some(Role::Forearm) => &["forearm", "elbow", "radius"],
+        Some(Role::Hand) => &["hand", "wrist"],
+        Some(Role::Spine) | Some(Role::Chest) => &["spine", "back", "chest", "thorax"],
+        Some(Role::Neck) => &["neck"],
+        Some(Role::Head) => &["head"],
+        None => &[],
+    };
+    let mut out: Vec<String> = bvh
+        .joints
+        .iter()
+        .filter(|j| {
+            let low = j.name.to_ascii_lowercase();
+            keys.iter().any(|k| low.contains(k))
+        })
+        .map(|j| j.name.clone())
+        .take(n)
+        .collect();
+    if out.is_empty() {
+        out = bvh.joints.iter().take(n).map(|j| j.name.clone()).collect();
+    }
+    out
+}
+
+/// The capture's trunk chain: joint indices from the root to the neck's
+/// base (the first joint whose name contains `neck` on the way from the
+/// root to the head joint), root first. `None` when the capture has no
+/// such neck joint.
+pub fn trunk_chain(bvh: &Bvh) -> Option<Vec<usize>> {
+    let is = |j: usize, w: &str| {
+        super::super::bvh::base_name(&bvh.joints[j].name)
+            .to_ascii_lowercase()
+            .contains(w)
+    };
+    // the head: a joint named head whose path from the root has a neck
+    for h in 0..bvh.joints.len() {
+        if !is(h, "head") {
+            continue;
+        }
+        let mut path = vec![h];
+        let mut cur = h;
+        while let Some(p) = bvh.joints[cur].parent {
+            path.push(p);
+            cur = p;
+            if path.len() > bvh.joints.len() {
+                return None;
+            }
+        }
+        path.reverse();
+        if let Some(k) = path.iter().position(|&j| is(j, "neck"))
+            && k > 0
+        {
+            path.truncate(k + 1);
+            return Some(path);
+        }
+    }
+    None
+}
 
 /// The convention with the most joint names present in `bvh` (`None` when
 /// no name of any convention is present).
@@ -327,10 +502,27 @@ pub enum End {
 }
 
 /// The segment of joint `j`: its end and its rest length (the end's offset
-/// length). `Err` holds the reason, naming the joint.
+/// length). A child at offset 0 is followed along until the segment has
+/// length. A joint with several children (joints or End Sites) uses **the
+/// child on its limb's chain**: the one whose rest offset points most
+/// nearly the way the joint's own offset does (a hand → `*HandEnd` or the
+/// middle finger rather than the thumb; a chest → the neck rather than a
+/// collar); the first in file order on a tie. `Err` holds the reason,
+/// naming the joint.
 pub fn segment(bvh: &Bvh, j: usize) -> Result<(End, f64), String> {
     let len = |o: &[f64; 3]| (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]).sqrt();
     let mut cur = j;
+    // the direction the chain arrives from (the first non-zero offset up the parents)
+    let mut dir = [0.0; 3];
+    let mut up = Some(j);
+    while let Some(u) = up {
+        let o = bvh.joints[u].offset;
+        if len(&o) > 0.0 {
+            dir = o;
+            break;
+        }
+        up = bvh.joints[u].parent;
+    }
     // A chain of zero offsets cannot be longer than the joint count.
     for _ in 0..=bvh.joints.len() {
         let jt = &bvh.joints[cur];
@@ -338,35 +530,84 @@ pub fn segment(bvh: &Bvh, j: usize) -> Result<(End, f64), String> {
         if n == 0 {
             return Err(format!("joint '{}' has no child to point at", jt.name));
         }
-        if n > 1 {
-            let names: Vec<&str> = jt
-                .children
+        // candidates: (end, offset)
+        let mut cands: Vec<(End, [f64; 3])> = jt
+            .children
+            .iter()
+            .map(|&c| (End::Joint(c), bvh.joints[c].offset))
+            .collect();
+        cands.extend(
+            jt.end_sites
                 .iter()
-                .map(|&c| bvh.joints[c].name.as_str())
-                .chain(jt.end_sites.iter().map(|_| "End Site"))
-                .collect();
-            return Err(format!(
-                "joint '{}' has {n} children ({}); map a joint with one child",
-                jt.name,
-                names.join(", ")
-            ));
-        }
-        if let Some(site) = jt.end_sites.first() {
-            let l = len(site);
-            if l > 0.0 {
-                return Ok((End::Site(cur, 0), l));
+                .enumerate()
+                .map(|(k, o)| (End::Site(cur, k), *o)),
+        );
+        let pick = if cands.len() == 1 || len(&dir) == 0.0 {
+            cands[0]
+        } else {
+            // a child at offset 0 points the way of the first non-zero offset below it
+            let reach = |e: End, o: [f64; 3]| -> [f64; 3] {
+                let mut o = o;
+                let mut cur = e;
+                for _ in 0..=bvh.joints.len() {
+                    if len(&o) > 0.0 {
+                        break;
+                    }
+                    let End::Joint(c) = cur else { break };
+                    let jt = &bvh.joints[c];
+                    if let Some(&n) = jt.children.first() {
+                        cur = End::Joint(n);
+                        o = bvh.joints[n].offset;
+                    } else if let Some(site) = jt.end_sites.first() {
+                        cur = End::Site(c, 0);
+                        o = *site;
+                    } else {
+                        break;
+                    }
+                }
+                o
+            };
+            let cands: Vec<(End, [f64; 3])> =
+                cands.iter().map(|&(e, o)| (e, reach(e, o))).collect();
+            let score = |o: &[f64; 3]| {
+                let l = len(o);
+                if l == 0.0 {
+                    -2.0
+                } else {
+                    (o[0] * dir[0] + o[1] * dir[1] + o[2] * dir[2]) / (l * len(&dir))
+                }
+            };
+            let mut best = cands[0];
+            for c in &cands[1..] {
+                if score(&c.1) > score(&best.1) + 1e-9 {
+                    best = *c;
+                }
             }
-            return Err(format!(
-                "joint '{}' ends at an End Site at offset 0 (no direction)",
-                bvh.joints[j].name
-            ));
+            best
+        };
+        let offset = match pick.0 {
+            End::Joint(c) => bvh.joints[c].offset,
+            End::Site(jj, k) => bvh.joints[jj].end_sites[k],
+        };
+        let pick = (pick.0, offset);
+        let l = len(&pick.1);
+        match pick.0 {
+            End::Site(..) => {
+                if l > 0.0 {
+                    return Ok((pick.0, l));
+                }
+                return Err(format!(
+                    "joint '{}' ends at an End Site at offset 0 (no direction)",
+                    bvh.joints[j].name
+                ));
+            }
+            End::Joint(c) => {
+                if l > 0.0 {
+                    return Ok((pick.0, l));
+                }
+                cur = c;
+            }
         }
-        let c = jt.children[0];
-        let l = len(&bvh.joints[c].offset);
-        if l > 0.0 {
-            return Ok((End::Joint(c), l));
-        }
-        cur = c;
     }
     Err(format!(
         "joint '{}' has no segment of non-zero length",

@@ -12,6 +12,11 @@ pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
+/// Euclidean length.
+pub fn norm(a: [f64; 3]) -> f64 {
+    (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
+}
+
 /// The horizontal walking direction (unit, y = 0): the root's travel from
 /// `r0` to `r1`, or, when it does not travel, `left_minus_right` (left hip −
 /// right hip) × up. `None` when neither gives a direction.
@@ -72,6 +77,32 @@ pub fn close(a: &mut [f64]) -> f64 {
     m
 }
 
+/// Closes a sampled cycle with a local seam blend: `d` = last − first;
+/// the first `h` samples are raised by `d/2·(1 − smoothstep(k/h))`, the
+/// last `h` lowered by `d/2·(1 − smoothstep((K−k)/h))`, and the last sample
+/// is set to the first exactly; samples `h..=K−h` are untouched. `h = 0`
+/// only copies the first sample onto the last. Returns `d`.
+pub fn seam(a: &mut [f64], h: usize) -> f64 {
+    let n = a.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let kk = n - 1;
+    let d = a[kk] - a[0];
+    let h = h.min(kk / 2);
+    let smooth = |x: f64| {
+        let x = x.clamp(0.0, 1.0);
+        x * x * (3.0 - 2.0 * x)
+    };
+    for k in 0..h {
+        let w = 1.0 - smooth(k as f64 / h as f64);
+        a[k] += 0.5 * d * w;
+        a[kk - k] -= 0.5 * d * w;
+    }
+    a[kk] = a[0];
+    d
+}
+
 /// Bone indices with every parent before its children; `E_RIG_CYCLE` for a
 /// cycle, `E_RIG_MOTION` for a parent out of range.
 pub fn parents_first(bones: &[MotionBone]) -> Result<Vec<usize>, RigError> {
@@ -114,7 +145,8 @@ pub fn parents_first(bones: &[MotionBone]) -> Result<Vec<usize>, RigError> {
 }
 
 /// Per bone and key: the delta relative to the declared parent and the
-/// drawn pose, clamped to ±`max`; and per bone the number of clamped keys.
+/// drawn pose, clamped to ±`max`; per bone the number of clamped keys; and
+/// per bone and key the world angle the clip gives it.
 /// `drawn[b]` is the drawn world angle, `world[b]` the target world angles
 /// per key (`None`: keep the drawn relative angle).
 pub fn deltas(
@@ -124,7 +156,7 @@ pub fn deltas(
     world: &[Option<&Vec<f64>>],
     keys: usize,
     max: f64,
-) -> (Vec<Vec<f64>>, Vec<usize>) {
+) -> (Vec<Vec<f64>>, Vec<usize>, Vec<Vec<f64>>) {
     let n = bones.len();
     let mut out = vec![vec![0.0; keys]; n];
     let mut actual = vec![vec![0.0; keys]; n];
@@ -153,7 +185,7 @@ pub fn deltas(
             actual[b][k] = pw + rest_rel + d;
         }
     }
-    (out, clamped)
+    (out, clamped, actual)
 }
 
 #[cfg(test)]
@@ -206,6 +238,21 @@ mod tests {
     }
 
     #[test]
+    fn seam_is_local_and_closes() {
+        let mut a: Vec<f64> = (0..=20).map(|k| k as f64 * 0.1).collect();
+        a[20] = 1.0; // mismatch d = 1.0 - 0.0
+        let orig = a.clone();
+        let d = seam(&mut a, 4);
+        assert_eq!(d, 1.0);
+        assert_eq!(a[20], a[0]);
+        assert!((a[0] - 0.5).abs() < 1e-12);
+        for k in 4..=16 {
+            assert_eq!(a[k], orig[k], "key {k} outside the blend is untouched");
+        }
+        assert!(a[1] > orig[1] && a[19] < orig[19]);
+    }
+
+    #[test]
     fn deltas_are_relative_to_parent_and_drawn_pose() {
         // thigh drawn straight down, shin drawn straight down below it
         let bones = vec![
@@ -223,7 +270,7 @@ mod tests {
         let th = vec![60f64.to_radians(), 90f64.to_radians()];
         let sh = vec![90f64.to_radians(), -80f64.to_radians()];
         let world = vec![None, Some(&th), Some(&sh)];
-        let (d, c) = deltas(&bones, &order, &drawn, &world, 2, PI / 2.0);
+        let (d, c, _) = deltas(&bones, &order, &drawn, &world, 2, PI / 2.0);
         assert_eq!(d[0], vec![0.0, 0.0]);
         assert!((d[1][0] - (-30f64).to_radians()).abs() < 1e-12);
         assert!(
