@@ -175,7 +175,7 @@ pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, 
             .map_err(|e| RigError::new("E_RIG_IMAGE", e))
     };
     let mut files = Vec::new();
-    for p in &s.sl.parts {
+    for p in s.sl.parts.iter().filter(|p| p.has_part()) {
         files.push((png_name(&p.name), enc(&p.rgba, p.width, p.height)?));
     }
     let mut pivots = serde_json::to_vec_pretty(&s.map.to_json()).unwrap_or_default();
@@ -293,6 +293,9 @@ pub fn model_json(
     let mut textures = Map::new();
     let mut parts = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
+        if m.meshes[k].verts.is_empty() {
+            continue; // a partless bone: no texture, no part
+        }
         textures.insert(b.name.clone(), json!(png_name(&b.name)));
         if !with_parts {
             continue;
@@ -405,7 +408,11 @@ pub fn model(
     let mut text = serde_json::to_string(&head).unwrap_or_default();
     text.pop(); // the closing brace
     text.push_str(",\"parts\":[");
+    let mut first = true;
     for (k, b) in sk.bones.iter().enumerate() {
+        if m.meshes[k].verts.is_empty() {
+            continue; // a partless bone: no texture, no part
+        }
         let file = png_name(&b.name);
         let png = pngs
             .iter()
@@ -461,9 +468,10 @@ pub fn model(
             tris: mesh.tris.clone(),
             weights: wts,
         });
-        if k > 0 {
+        if !first {
             text.push(',');
         }
+        first = false;
         text.push_str(&format!(
             "{{\"name\":{},\"texture\":{},\"depth\":{},\"verts\":",
             Value::String(b.name.clone()),
@@ -876,7 +884,14 @@ fn walk_frames(
             let pose = model.world_moved(&local, &moved, 0.0, 0.0);
             let mut canvas = Canvas::new([0, 0, tw as i64, th as i64]);
             for k in input.sk.far_to_near() {
-                let pts: Vec<[f64; 2]> = riv::reference::deform(model, k, &pose, &rest, &frame)
+                let Some(pk) = model
+                    .parts
+                    .iter()
+                    .position(|p| p.name == input.sk.bones[k].name)
+                else {
+                    continue; // a partless bone
+                };
+                let pts: Vec<[f64; 2]> = riv::reference::deform(model, pk, &pose, &rest, &frame)
                     .into_iter()
                     .map(|p| [p[0] / f, p[1] / f])
                     .collect();
