@@ -11,6 +11,7 @@ use std::time::Instant;
 use re2d::limits::Limits;
 use re2d::rig::RigError;
 use re2d::rig::build::{self, Input, Options, Timings};
+use re2d::rig::slice::Rule;
 
 /// `re2d rig` subcommands.
 #[derive(clap::Subcommand)]
@@ -55,6 +56,9 @@ pub struct BuildArgs {
     /// Print each stage's time.
     #[arg(long)]
     timings: bool,
+    /// How pixels inside several tubes (or none) are owned: `paint` follows painted outlines and colour edges; `tubes` is the nearest tube (the old rule, for comparison).
+    #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
+    slicing: String,
 }
 
 /// Per-motion overrides of `rig build` and `rig motion`.
@@ -146,6 +150,9 @@ pub struct SliceArgs {
     /// Replace a non-empty output folder.
     #[arg(long)]
     force: bool,
+    /// How pixels inside several tubes (or none) are owned: `paint` or `tubes` (see `rig build`).
+    #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
+    slicing: String,
 }
 
 /// `re2d rig verify` / `re2d rig mesh` arguments.
@@ -171,6 +178,10 @@ pub struct MotionArgs {
 }
 
 struct Fail(String, i32);
+
+fn rule(s: &str) -> Rule {
+    Rule::parse(s).unwrap_or_default()
+}
 
 impl From<RigError> for Fail {
     fn from(e: RigError) -> Fail {
@@ -230,8 +241,14 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     let opts = Options {
         motions: motion_specs(&a.motion, &a.clip, &a.axes)?,
         fps: a.fps,
+        slicing: rule(&a.slicing),
     };
     let built = build::build(&input, &opts, &Limits::current())?;
+    if let Some(w) = built.report["slicing"]["warnings"].as_array() {
+        for w in w {
+            eprintln!("re2d rig build: warning: {}", w.as_str().unwrap_or(""));
+        }
+    }
     let mut inputs: Vec<&Path> = vec![a.skeleton.as_path(), input.image_path.as_path()];
     for m in &opts.motions {
         inputs.push(m.path.as_path());
@@ -276,7 +293,10 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
 fn do_slice(a: &SliceArgs) -> Result<String, Fail> {
     precheck(&a.out, a.force)?;
     let input = load(&a.skeleton)?;
-    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let s = build::slice_stage(&input, rule(&a.slicing), &mut Timings::default())?;
+    for w in &s.sl.warnings {
+        eprintln!("re2d rig slice: warning: {w}");
+    }
     let files = build::slice_files(&input, &s)?;
     publish(
         &a.out,
@@ -295,7 +315,7 @@ fn do_slice(a: &SliceArgs) -> Result<String, Fail> {
 
 fn do_verify(a: &StageArgs) -> Result<String, Fail> {
     let input = load(&a.skeleton)?;
-    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let s = build::slice_stage(&input, Rule::Paint, &mut Timings::default())?;
     let v = re2d::rig::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     println!("{}", build::verify_json(&v));
     if !v.pass {
@@ -309,7 +329,7 @@ fn do_verify(a: &StageArgs) -> Result<String, Fail> {
 
 fn do_mesh(a: &StageArgs) -> Result<String, Fail> {
     let input = load(&a.skeleton)?;
-    let s = build::slice_stage(&input, &mut Timings::default())?;
+    let s = build::slice_stage(&input, Rule::Paint, &mut Timings::default())?;
     let m = build::mesh_stage(&input.sk, &s.sl, &mut Timings::default())?;
     let j = build::mesh_json(&input.sk, &m);
     println!("{j}");

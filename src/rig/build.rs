@@ -24,7 +24,7 @@ use super::mesh::{self, Canvas, PartMesh, StepRow};
 use super::motion::{self, MotionOptions, Retargeted};
 use super::silhouette::{Silhouette, silhouette};
 use super::skeleton::Skeleton;
-use super::slice::{Slicing, slice};
+use super::slice::{Confidence, Rule, Slicing, slice_with};
 use super::tree::{self, Tree};
 use super::verify::{self, PivotMap, Verification, png_name};
 use super::weights::{self, Scheme, SchemeTable};
@@ -126,6 +126,8 @@ pub struct Options {
     pub motions: Vec<MotionSpec>,
     /// Clip / export frames per second.
     pub fps: u32,
+    /// How contested pixels are owned (`--slicing`).
+    pub slicing: Rule,
 }
 
 impl Default for Options {
@@ -133,6 +135,7 @@ impl Default for Options {
         Options {
             motions: Vec::new(),
             fps: 60,
+            slicing: Rule::Paint,
         }
     }
 }
@@ -229,12 +232,12 @@ pub struct Sliced {
     pub map: PivotMap,
 }
 
-/// Runs stages 2–4.
-pub fn slice_stage(input: &Input, t: &mut Timings) -> Result<Sliced, RigError> {
+/// Runs stages 2–4 with `rule`.
+pub fn slice_stage(input: &Input, rule: Rule, t: &mut Timings) -> Result<Sliced, RigError> {
     let mut clock = Instant::now();
     let sil = silhouette(&input.image, input.sk.background)?;
     t.lap("silhouette", &mut clock);
-    let sl = slice(&input.sk, &sil)?;
+    let sl = slice_with(&input.sk, &sil, rule)?;
     t.lap("slice", &mut clock);
     let tree = tree::build(&input.sk);
     let map = PivotMap::new(&input.sk, &tree, &sl);
@@ -249,7 +252,7 @@ pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, 
             .map_err(|e| RigError::new("E_RIG_IMAGE", e))
     };
     let mut files = Vec::new();
-    for p in &s.sl.parts {
+    for p in s.sl.parts.iter().filter(|p| p.has_part()) {
         files.push((png_name(&p.name), enc(&p.rgba, p.width, p.height)?));
     }
     let mut pivots = serde_json::to_vec_pretty(&s.map.to_json()).unwrap_or_default();
@@ -376,6 +379,9 @@ pub fn model_json(
     let mut textures = Map::new();
     let mut parts = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
+        if m.meshes[k].verts.is_empty() {
+            continue; // a partless bone: no texture, no part
+        }
         textures.insert(b.name.clone(), json!(png_name(&b.name)));
         if !with_parts {
             continue;
@@ -521,7 +527,11 @@ pub fn model(
     let mut text = serde_json::to_string(&head).unwrap_or_default();
     text.pop(); // the closing brace
     text.push_str(",\"parts\":[");
+    let mut first = true;
     for (k, b) in sk.bones.iter().enumerate() {
+        if m.meshes[k].verts.is_empty() {
+            continue; // a partless bone: no texture, no part
+        }
         let file = png_name(&b.name);
         let png = pngs
             .iter()
@@ -577,9 +587,10 @@ pub fn model(
             tris: mesh.tris.clone(),
             weights: wts,
         });
-        if k > 0 {
+        if !first {
             text.push(',');
         }
+        first = false;
         text.push_str(&format!(
             "{{\"name\":{},\"texture\":{},\"depth\":{},\"verts\":",
             Value::String(b.name.clone()),
@@ -636,8 +647,11 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         .or(motions.first())
         .map(|(n, _)| n.clone());
     t.lap("motion", &mut clock);
-    let s = slice_stage(input, &mut t)?;
+    let s = slice_stage(input, opts.slicing, &mut t)?;
     let mut clock = Instant::now();
+    // the confidence's control: the same drawing with every radius doubled
+    let control = confidence_control(&input.sk, &s.sil, opts.slicing);
+    t.lap("confidence control", &mut clock);
     let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     t.lap("verify", &mut clock);
     let mut v = v;
@@ -708,7 +722,16 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     drop(model);
     let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);
-    let (report, failed) = report(input, &s, &v, &m, &motions, primary.as_deref(), &t);
+    let (report, failed) = report(
+        input,
+        &s,
+        &v,
+        &m,
+        &motions,
+        primary.as_deref(),
+        &t,
+        &control,
+    );
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
     files.push(("sheet.png".into(), sheet));
@@ -813,6 +836,41 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
     })
 }
 
+/// The confidence of the deliberately bad declaration (every radius doubled),
+/// `None` when that declaration cannot be sliced.
+pub fn confidence_control(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Option<Confidence> {
+    let bad = super::slice::doubled(sk);
+    let own = super::slice::ownership(&bad, sil, rule);
+    Some(super::slice::confidence(&bad, sil, &own))
+}
+
+/// The `confidence` section of the report: ours, the control's, the rule.
+pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidence>) -> Value {
+    let parts: Vec<Value> = sk
+        .bones
+        .iter()
+        .zip(&c.parts)
+        .map(|(b, p)| {
+            let n = (p[0] + p[1] + p[2]).max(1) as f64;
+            json!({"name": b.name, "geometry": p[0] as f64 / n, "paint": p[1] as f64 / n, "tie": p[2] as f64 / n})
+        })
+        .collect();
+    let doubt = c.doubt();
+    let ctl = control.map(|k| k.doubt());
+    json!({
+        "tie_share": c.tie_share(), "unpainted_border_share": c.unpainted_share(), "doubt": doubt,
+        "parts": parts,
+        "control": control.map(|k| json!({"what": "every radius doubled", "tie_share": k.tie_share(),
+            "unpainted_border_share": k.unpainted_share(), "doubt": k.doubt()})),
+        "threshold": {"control_doubt_above_ours_by": CONFIDENCE_MARGIN},
+        "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN),
+    })
+}
+
+/// How much higher the control's doubt must be than ours.
+pub const CONFIDENCE_MARGIN: f64 = 0.05;
+
+#[allow(clippy::too_many_arguments)]
 fn report(
     input: &Input,
     s: &Sliced,
@@ -821,16 +879,24 @@ fn report(
     motions: &[(String, Retargeted)],
     primary: Option<&str>,
     t: &Timings,
+    control: &Option<Confidence>,
 ) -> (Value, Vec<String>) {
     let sk = &input.sk;
     let parts: Vec<Value> =
         s.sl.parts
             .iter()
             .map(|p| {
-                json!({"name": p.name, "png": png_name(&p.name), "area_px": p.area,
-                   "hidden_px": p.hidden_px, "hidden_pct": p.hidden_fraction() * 100.0})
+                if p.has_part() {
+                    json!({"name": p.name, "png": png_name(&p.name), "area_px": p.area,
+                       "visible_px": p.visible_px, "tube_px": p.tube_px,
+                       "hidden_px": p.hidden_px, "hidden_pct": p.hidden_fraction() * 100.0})
+                } else {
+                    json!({"name": p.name, "part": false, "tube_px": p.tube_px,
+                           "declared_partless": !sk.bones[p.bone].part})
+                }
             })
             .collect();
+    let conf = confidence_json(sk, &s.sl.confidence, control.as_ref());
     let mj = mesh_json(sk, m);
     let weights_local = m.schemes.chosen.is_some();
     let ramp_fails = mj["weights"]["control"]["fails"].as_bool().unwrap_or(false);
@@ -846,6 +912,10 @@ fn report(
     }
     if m.step.is_none() {
         failed.push("grid-step".to_string());
+    }
+    let conf_control_fails = conf["control_fails"].as_bool().unwrap_or(false);
+    if !conf_control_fails {
+        failed.push("confidence-control".to_string());
     }
     let mut all = Map::new();
     for (name, w) in motions {
@@ -863,14 +933,16 @@ fn report(
                     "key": s.sil.key.map(|k| format!("#{:02x}{:02x}{:02x}", k[0], k[1], k[2]))},
         "bones": sk.bones.len(),
         "connectors": s.tree.connectors(),
-        "slicing": {"parts": parts, "hidden_total_pct": s.sl.hidden_total() * 100.0},
+        "slicing": {"rule": s.sl.rule.name(), "parts": parts, "hidden_total_pct": s.sl.hidden_total() * 100.0,
+                    "warnings": s.sl.warnings, "confidence": conf},
         "reassembly": verify_json(v),
         "weights": mj["weights"],
         "grid": mj["grid"],
         "motion": motion,
         "motions": Value::Object(all),
         "gates": {"reassembly": v.pass, "weights_local": weights_local, "ramp_control_fails": ramp_fails,
-                  "grid_step": m.step.is_some(), "failed": failed},
+                  "grid_step": m.step.is_some(), "confidence_control_fails": conf_control_fails,
+                  "failed": failed},
         "timings_ms": Value::Object(timings),
         "peak_memory_kib": t.0.last().map_or(0, |x| x.2),
     });
@@ -939,10 +1011,18 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
     let mut panels: Vec<Vec<u8>> = Vec::new();
     let (drawing, tw, th) = downscale(&input.image.data, w, h, grey);
     panels.push(drawing);
+    // the ownership map; white where a tie-break decided the owner
     let own: Vec<u8> =
         s.sl.labels(&s.sil)
             .iter()
-            .flat_map(|&l| palette(l))
+            .zip(&s.sl.how)
+            .flat_map(|(&l, &hw)| {
+                if l > 0 && hw == super::slice::how::TIE {
+                    [255, 255, 255, 255]
+                } else {
+                    palette(l)
+                }
+            })
             .collect();
     panels.push(downscale(&own, w, h, grey).0);
     panels.push(downscale(&v.image, w, h, grey).0);
@@ -1046,7 +1126,14 @@ fn walk_frames(
             let pose = model.world_moved(&local, &moved, 0.0, 0.0);
             let mut canvas = Canvas::new([0, 0, tw as i64, th as i64]);
             for k in input.sk.far_to_near() {
-                let pts: Vec<[f64; 2]> = riv::reference::deform(model, k, &pose, &rest, &frame)
+                let Some(pk) = model
+                    .parts
+                    .iter()
+                    .position(|p| p.name == input.sk.bones[k].name)
+                else {
+                    continue; // a partless bone
+                };
+                let pts: Vec<[f64; 2]> = riv::reference::deform(model, pk, &pose, &rest, &frame)
                     .into_iter()
                     .map(|p| [p[0] / f, p[1] / f])
                     .collect();

@@ -11,7 +11,8 @@
 //! `E_RIG_RADIUS` (≤ 0 or non-finite), `E_RIG_NAN` (a non-finite
 //! coordinate or depth), `E_RIG_OUTSIDE` (a point outside the image),
 //! `E_RIG_BACKGROUND`, `E_RIG_FACING`, `E_RIG_MOCAP` (a mapping naming an
-//! unknown bone).
+//! unknown bone). A bone's optional `"part": false` declares it partless
+//! (`E_RIG_JSON` when it is not a boolean).
 //!
 //! The declaration is the one skeleton type of the rig: [`Skeleton::motion_bones`]
 //! feeds `rig::motion`, the slicer reads the tubes, `build` the bone tree.
@@ -48,6 +49,9 @@ pub struct Bone {
     pub depth: f64,
     /// Capture joint (`mocap` map), if any.
     pub joint: Option<String>,
+    /// `"part": false` declares a bone without a part (no image, no mesh, no
+    /// warning; it owns no pixel but still moves its children). Default true.
+    pub part: bool,
 }
 
 impl Bone {
@@ -453,6 +457,16 @@ fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bo
         None => 0.0,
         Some(v) => number(v, &format!("bone '{name}' depth"))?,
     };
+    let part = match o.get("part") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            return Err(bad(
+                "E_RIG_JSON",
+                format!("bone '{name}' part is not true or false"),
+            ));
+        }
+    };
     Ok(Bone {
         name: name.to_string(),
         parent,
@@ -460,6 +474,7 @@ fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bo
         radii,
         depth,
         joint: None,
+        part,
     })
 }
 

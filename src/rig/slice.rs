@@ -88,6 +88,10 @@ pub struct PartImage {
     pub area: u64,
     /// Of them, hidden (owned by another part).
     pub hidden_px: u64,
+    /// Pixels of the figure inside the bone's tube.
+    pub tube_px: u64,
+    /// Visible pixels (owned by the bone).
+    pub visible_px: u64,
 }
 
 impl PartImage {
@@ -95,6 +99,103 @@ impl PartImage {
     pub fn hidden_fraction(&self) -> f64 {
         self.hidden_px as f64 / self.area.max(1) as f64
     }
+
+    /// False for a partless bone (no visible paint, or `"part": false`): no
+    /// image (0 × 0), no mesh.
+    pub fn has_part(&self) -> bool {
+        self.width > 0
+    }
+}
+
+/// The truth-free slicing confidence: how the visible pixels were decided
+/// and how much of the part-to-part border follows a painted edge.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Confidence {
+    /// Per bone: visible pixels decided by geometry, by paint, by a tie-break.
+    pub parts: Vec<[u64; 3]>,
+    /// Border pixel pairs (4-neighbours with alpha ≥ 128, different owners).
+    pub border: u64,
+    /// Of them, pairs where neither pixel is a painted edge.
+    pub border_unpainted: u64,
+}
+
+impl Confidence {
+    /// Totals over the parts: geometry, paint, tie.
+    pub fn totals(&self) -> [u64; 3] {
+        let mut t = [0u64; 3];
+        for p in &self.parts {
+            for k in 0..3 {
+                t[k] += p[k];
+            }
+        }
+        t
+    }
+
+    /// Share of the visible pixels decided by a tie-break.
+    pub fn tie_share(&self) -> f64 {
+        let t = self.totals();
+        t[2] as f64 / (t[0] + t[1] + t[2]).max(1) as f64
+    }
+
+    /// Share of the part-to-part border that follows no painted edge.
+    pub fn unpainted_share(&self) -> f64 {
+        self.border_unpainted as f64 / self.border.max(1) as f64
+    }
+
+    /// The doubt score: the mean of the two shares (0 = every contested pixel
+    /// decided by paint and every border on a painted edge).
+    pub fn doubt(&self) -> f64 {
+        0.5 * (self.tie_share() + self.unpainted_share())
+    }
+}
+
+/// The confidence of an ownership map.
+pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidence {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let e = edges(sil);
+    let mut c = Confidence {
+        parts: vec![[0; 3]; sk.bones.len()],
+        ..Confidence::default()
+    };
+    for i in 0..w * h {
+        let o = own.owner[i];
+        if o == 0 || sil.alpha(i) < 128 {
+            continue;
+        }
+        let slot = match own.how[i] {
+            how::GEOMETRY => 0,
+            how::PAINT => 1,
+            _ => 2,
+        };
+        c.parts[o as usize - 1][slot] += 1;
+        let (x, y) = (i % w, i / w);
+        for j in [(x + 1 < w).then(|| i + 1), (y + 1 < h).then(|| i + w)]
+            .into_iter()
+            .flatten()
+        {
+            let oj = own.owner[j];
+            if oj == 0 || oj == o || sil.alpha(j) < 128 {
+                continue;
+            }
+            c.border += 1;
+            if e[i] < EDGE && e[j] < EDGE {
+                c.border_unpainted += 1;
+            }
+        }
+    }
+    c
+}
+
+/// The deliberately bad declaration of the confidence control: every radius
+/// doubled.
+pub fn doubled(sk: &Skeleton) -> Skeleton {
+    let mut bad = sk.clone();
+    for b in &mut bad.bones {
+        for r in &mut b.radii {
+            *r *= 2.0;
+        }
+    }
+    bad
 }
 
 /// The slicing of one drawing.
@@ -106,8 +207,17 @@ pub struct Slicing {
     pub height: usize,
     /// Owner per pixel with alpha > 0 (1 + bone index; 0 = background).
     pub owner: Vec<u8>,
-    /// Parts, declaration order.
+    /// How each owner was decided ([`how`]).
+    pub how: Vec<u8>,
+    /// The rule used.
+    pub rule: Rule,
+    /// Parts, declaration order (a partless bone has a 0 × 0 image).
     pub parts: Vec<PartImage>,
+    /// The truth-free confidence.
+    pub confidence: Confidence,
+    /// Warnings (partless bones without `"part": false`, slivers), each
+    /// naming the culprit tubes.
+    pub warnings: Vec<String>,
 }
 
 impl Slicing {
@@ -128,41 +238,409 @@ impl Slicing {
     }
 }
 
-/// The ownership map (see the module doc).
-pub fn ownership(sk: &Skeleton, sil: &Silhouette) -> Vec<u8> {
+/// How the owners of contested pixels are decided (`--slicing`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rule {
+    /// Paint: geodesic distance over painted edges from each bone's seeds,
+    /// depth only between equal claims (the default).
+    #[default]
+    Paint,
+    /// Tubes: the nearest tube containing the pixel (the rule before issue
+    /// 24, kept for comparison).
+    Tubes,
+}
+
+impl Rule {
+    /// The flag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Paint => "paint",
+            Rule::Tubes => "tubes",
+        }
+    }
+
+    /// Parses a flag value.
+    pub fn parse(s: &str) -> Option<Rule> {
+        match s {
+            "paint" => Some(Rule::Paint),
+            "tubes" => Some(Rule::Tubes),
+            _ => None,
+        }
+    }
+}
+
+/// The core of a tube: within this share of the radius of the axis.
+pub const CORE: f64 = 0.5;
+/// The inner zone of a tube: deeper than this share of the radius inside its
+/// outline (a declared radius may be this much wider than the paint).
+pub const SEED_IN: f64 = 0.25;
+/// Seeds also in the round cap beyond the last point.
+const CAP_SEEDS: bool = true;
+/// Edge strength (largest premultiplied channel step to a 4-neighbour, 0..255)
+/// from which a pixel is a painted edge.
+pub const EDGE: u8 = 32;
+/// Crossing cost of an edge pixel: its strength shifted right by this.
+const COST_SHIFT: u8 = 3;
+
+/// How a pixel's owner was decided (`Slicing::how`).
+pub mod how {
+    /// Background.
+    pub const NONE: u8 = 0;
+    /// Inside exactly one tube, which owns it.
+    pub const GEOMETRY: u8 = 1;
+    /// Contested, decided by the paint (a strictly smaller geodesic distance).
+    pub const PAINT: u8 = 2;
+    /// Contested, decided by depth between equal claims (or by the tube rule
+    /// where no seed reaches).
+    pub const TIE: u8 = 3;
+}
+
+/// Tube and core distances of `p` to bone `b`: the smallest `|p − c(t)| − r(t)`
+/// and the smallest `|p − c(t)| − CORE·r(t)` over the segments.
+fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
+    let (mut bt, mut bc) = (f64::MAX, f64::MAX);
+    let mut inner = false;
+    let last = b.points.len() - 2;
+    for i in 0..b.points.len() - 1 {
+        let (a, q) = (b.points[i], b.points[i + 1]);
+        let (ra, rb) = (b.radii[i], b.radii[i + 1]);
+        let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
+        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
+        let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
+        let d = (p[0] - cx).hypot(p[1] - cy);
+        let r = if l2 > 0.0 {
+            ra + (rb - ra) * t
+        } else {
+            ra.max(rb)
+        };
+        bt = bt.min(d - r);
+        bc = bc.min(d - CORE * r);
+        // the inner zone: deeper than SEED_IN of the radius, not in the cap
+        // beyond the last point
+        let beyond = i == last && l2 > 0.0 && (p[0] - q[0]) * dx + (p[1] - q[1]) * dy > 0.0;
+        inner |= (!beyond || CAP_SEEDS) && d <= (1.0 - SEED_IN) * r;
+    }
+    (bt, bc, inner)
+}
+
+/// What the tubes say about each pixel of the figure.
+struct Cover {
+    /// 1 + the nearest bone whose tube contains the pixel (0: none).
+    near: Vec<u8>,
+    /// Number of tubes containing the pixel (saturating).
+    count: Vec<u8>,
+    /// The (up to) four nearest bones whose tubes contain the pixel, as
+    /// `1 + index` bytes, the nearest in the low byte.
+    ids: Vec<u32>,
+    /// 1 + the bone whose core alone contains the pixel; 0 none; 255 several.
+    core: Vec<u8>,
+    /// The pixel is in the inner zone of its nearest tube.
+    inner: Vec<bool>,
+}
+
+fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let mut owner = vec![0u8; w * h];
+    let mut c = Cover {
+        near: vec![0u8; w * h],
+        count: vec![0u8; w * h],
+        ids: vec![0u32; w * h],
+        core: vec![0u8; w * h],
+        inner: vec![false; w * h],
+    };
     for k in sk.far_to_near() {
         let b = &sk.bones[k];
+        if !b.part {
+            continue;
+        }
         let [x0, y0, x1, y1] = tube_box(b, w, h);
         for y in y0..y1 {
             for x in x0..x1 {
                 let i = y * w + x;
-                if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
-                    owner[i] = k as u8 + 1;
+                if sil.alpha(i) == 0 {
+                    continue;
+                }
+                let (dt, dc, inner) = tube_core_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
+                if dt <= 0.0 {
+                    c.near[i] = k as u8 + 1;
+                    c.inner[i] = inner;
+                    c.count[i] = c.count[i].saturating_add(1);
+                    c.ids[i] = (c.ids[i] << 8) | (k as u32 + 1);
+                }
+                if dc <= 0.0 {
+                    c.core[i] = if c.core[i] == 0 { k as u8 + 1 } else { 255 };
                 }
             }
         }
     }
-    for (i, o) in owner.iter_mut().enumerate() {
-        if *o == 0 && sil.alpha(i) > 0 {
+    c
+}
+
+/// The closest tube outline (smallest signed distance; equal: the nearer part).
+fn closest_outline(sk: &Skeleton, p: [f64; 2]) -> usize {
+    let mut best = (f64::MAX, usize::MAX);
+    for (k, b) in sk.bones.iter().enumerate() {
+        if !b.part {
+            continue;
+        }
+        let d = tube_d(b, p);
+        let better = best.1 == usize::MAX
+            || d < best.0
+            || (d == best.0
+                && (b.depth < sk.bones[best.1].depth
+                    || (b.depth == sk.bones[best.1].depth && k > best.1)));
+        if better {
+            best = (d, k);
+        }
+    }
+    best.1
+}
+
+/// Edge strength per pixel: the largest step of any premultiplied channel
+/// (and alpha) to the pixels one and two away along the rows and columns
+/// (outside the image counts as transparent).
+pub fn edges(sil: &Silhouette) -> Vec<u8> {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let pm = |i: usize, c: usize| -> i32 {
+        (sil.rgba[i * 4 + c] as i32 * sil.rgba[i * 4 + 3] as i32 + 127) / 255
+    };
+    let mut e = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if sil.alpha(i) == 0 {
+                continue;
+            }
+            let mut m = 0i32;
+            let own = [pm(i, 0), pm(i, 1), pm(i, 2), sil.alpha(i) as i32];
+            let mut step = |j: Option<usize>| {
+                let o = match j {
+                    Some(j) => [pm(j, 0), pm(j, 1), pm(j, 2), sil.alpha(j) as i32],
+                    None => [0; 4],
+                };
+                for c in 0..4 {
+                    m = m.max((own[c] - o[c]).abs());
+                }
+            };
+            // steps to the pixels one and two away: an anti-aliased edge spread
+            // over two pixels still shows its whole step
+            step((x > 0).then(|| i - 1));
+            step((x + 1 < w).then(|| i + 1));
+            step((y > 0).then(|| i - w));
+            step((y + 1 < h).then(|| i + w));
+            step((x > 1).then(|| i - 2));
+            step((x + 2 < w).then(|| i + 2));
+            step((y > 1).then(|| i - 2 * w));
+            step((y + 2 < h).then(|| i + 2 * w));
+            e[i] = m.min(255) as u8;
+        }
+    }
+    e
+}
+
+/// The ownership map and how each owner was decided.
+pub struct Ownership {
+    /// Per pixel with alpha > 0: 1 + bone index (0 = background).
+    pub owner: Vec<u8>,
+    /// Per pixel: a [`how`] class.
+    pub how: Vec<u8>,
+}
+
+/// The ownership map of `rule` (see the module doc).
+pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let cv = cover(sk, sil);
+    let mut owner = cv.near.clone();
+    let mut howv = vec![how::NONE; w * h];
+    match rule {
+        Rule::Tubes => {
+            for i in 0..w * h {
+                if sil.alpha(i) == 0 {
+                    continue;
+                }
+                howv[i] = if cv.count[i] == 1 {
+                    how::GEOMETRY
+                } else {
+                    how::TIE
+                };
+            }
+        }
+        Rule::Paint => paint_rule(sk, sil, &cv, &mut owner, &mut howv),
+    }
+    for i in 0..w * h {
+        if owner[i] == 0 && sil.alpha(i) > 0 {
             let p = [(i % w) as f64 + 0.5, (i / w) as f64 + 0.5];
-            let mut best = (f64::MAX, 0usize);
-            for (k, b) in sk.bones.iter().enumerate() {
-                let d = tube_d(b, p);
-                // equal distance: the nearer part (smaller depth, later declared)
-                let better = d < best.0
-                    || (d == best.0
-                        && (b.depth < sk.bones[best.1].depth
-                            || (b.depth == sk.bones[best.1].depth && k > best.1)));
-                if better {
-                    best = (d, k);
-                }
+            let k = closest_outline(sk, p);
+            if k != usize::MAX {
+                owner[i] = k as u8 + 1;
+                howv[i] = how::TIE;
             }
-            *o = best.1 as u8 + 1;
         }
     }
-    owner
+    Ownership { owner, how: howv }
+}
+
+/// The paint rule: a two-label Dijkstra of the geodesic distance (the sum of
+/// the crossing costs of painted-edge pixels) from every bone's seeds, with
+/// the key `distance · n + rank` (rank 0 = the nearest bone), so equal
+/// distances go to the nearer bone. Each pixel keeps its best label and the
+/// best different one; a contested pixel whose two are at equal distance is a
+/// tie.
+fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], howv: &mut [u8]) {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let n = sk.bones.len();
+    let e = edges(sil);
+    let cost: Vec<u8> = e
+        .iter()
+        .map(|&v| if v >= EDGE { v >> COST_SHIFT } else { 0 })
+        .collect();
+    drop(e);
+    // rank: 0 = nearest
+    let mut rank = vec![0u64; n];
+    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
+        rank[k] = r as u64;
+    }
+    let nr = n as u64;
+    // seeds: the inner zone of the bone's tube where it is the nearest; a
+    // bone without such a pixel seeds on the part of its core no other core
+    // reaches
+    let mut primary = vec![false; n];
+    for i in 0..w * h {
+        let c = cv.near[i];
+        if c != 0 && cost[i] == 0 && cv.inner[i] {
+            primary[c as usize - 1] = true;
+        }
+    }
+    const UNSET: u32 = u32::MAX;
+    let mut t1 = vec![UNSET; w * h];
+    let mut l1 = vec![0u8; w * h];
+    let mut t2 = vec![UNSET; w * h];
+    let mut settled = vec![0u8; w * h];
+    let nbk = ((255 >> COST_SHIFT) as u64 + 1) * nr + nr + 1;
+    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
+    let mut pending = 0usize;
+    for i in 0..w * h {
+        if cost[i] != 0 || sil.alpha(i) == 0 {
+            continue;
+        }
+        let c = if cv.near[i] != 0 && cv.inner[i] {
+            cv.near[i]
+        } else {
+            cv.core[i]
+        };
+        if c == 0 || c == 255 {
+            continue;
+        }
+        let k = c as usize - 1;
+        if !sk.bones[k].part || (primary[k] && !(cv.near[i] == c && cv.inner[i])) {
+            continue;
+        }
+        t1[i] = rank[k] as u32;
+        l1[i] = c;
+        buckets[rank[k] as usize].push(((i as u64) << 8) | c as u64);
+        pending += 1;
+    }
+    let mut key = 0u64;
+    while pending > 0 {
+        let slot = (key % nbk) as usize;
+        while let Some(entry) = buckets[slot].pop() {
+            pending -= 1;
+            let i = (entry >> 8) as usize;
+            let l = (entry & 255) as u8;
+            match settled[i] {
+                0 if l1[i] == l && t1[i] as u64 == key => {
+                    settled[i] = 1;
+                }
+                1 if l1[i] != l && t2[i] as u64 == key => {
+                    settled[i] = 2;
+                }
+                _ => continue,
+            }
+            let d = key / nr;
+            let rk = rank[l as usize - 1];
+            let (x, y) = (i % w, i / w);
+            let nbrs = [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ];
+            for j in nbrs.into_iter().flatten() {
+                if sil.alpha(j) == 0 || settled[j] == 2 {
+                    continue;
+                }
+                // a label stays in its tube, except where no tube reaches
+                let ids = cv.ids[j];
+                if cv.count[j] > 0 && !(0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32) {
+                    continue;
+                }
+                let nk = ((d + cost[j] as u64) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let push = if settled[j] == 1 {
+                    if l1[j] != l && nk < t2[j] {
+                        t2[j] = nk;
+                        true
+                    } else {
+                        false
+                    }
+                } else if l1[j] == l {
+                    if nk < t1[j] {
+                        t1[j] = nk;
+                        true
+                    } else {
+                        false
+                    }
+                } else if nk < t1[j] {
+                    // the old best (another label) becomes the second
+                    t2[j] = t1[j];
+                    t1[j] = nk;
+                    l1[j] = l;
+                    true
+                } else if nk < t2[j] {
+                    t2[j] = nk;
+                    true
+                } else {
+                    false
+                };
+                if push {
+                    buckets[(nk as u64 % nbk) as usize].push(((j as u64) << 8) | l as u64);
+                    pending += 1;
+                }
+            }
+        }
+        key += 1;
+    }
+    drop(buckets);
+    for i in 0..w * h {
+        if sil.alpha(i) == 0 || settled[i] == 0 {
+            continue;
+        }
+        let connected = t1[i] as u64 / nr == 0;
+        if cv.count[i] > 0 && !connected {
+            // cut off from every seed by paint: the tube rule
+            owner[i] = cv.near[i];
+            howv[i] = if cv.count[i] == 1 {
+                how::GEOMETRY
+            } else {
+                how::TIE
+            };
+            continue;
+        }
+        owner[i] = l1[i];
+        howv[i] = if cv.count[i] == 1 && cv.near[i] == l1[i] {
+            how::GEOMETRY
+        } else if t2[i] != UNSET && t2[i] as u64 / nr == t1[i] as u64 / nr {
+            how::TIE
+        } else {
+            how::PAINT
+        };
+    }
+    // pixels no seed reaches keep the tube rule (`near`, else the closest
+    // outline, filled by the caller)
+    for i in 0..w * h {
+        if sil.alpha(i) > 0 && settled[i] == 0 {
+            owner[i] = cv.near[i];
+            howv[i] = how::TIE;
+        }
+    }
 }
 
 const FAR: f64 = 1e20;
@@ -252,10 +730,61 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
     out
 }
 
-/// Cuts every part (see the module doc).
+/// Share of its tube below which a visible part is a sliver (a warning).
+pub const SLIVER: f64 = 0.005;
+
+/// The tubes owning most of bone `k`'s tube pixels (at least 10 % each, at
+/// most two), as a clause naming each with its depth and radius.
+fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
+    let total: u64 = counts.iter().sum();
+    let mut list: Vec<(u64, usize)> = counts
+        .iter()
+        .enumerate()
+        .filter(|&(j, &c)| j != k && c > 0 && c * 10 >= total)
+        .map(|(j, &c)| (c, j))
+        .collect();
+    list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    list.truncate(2);
+    if list.is_empty() {
+        return "its tube lies on no other part's paint; move its points onto the paint".into();
+    }
+    let s = sk.bones[k].start();
+    let named: Vec<String> = list
+        .iter()
+        .map(|&(_, j)| {
+            let b = &sk.bones[j];
+            let (mut bi, mut bd) = (0usize, f64::MAX);
+            for (i, p) in b.points.iter().enumerate() {
+                let d = (p[0] - s[0]).hypot(p[1] - s[1]);
+                if d < bd {
+                    (bi, bd) = (i, d);
+                }
+            }
+            format!(
+                "{} (depth {}, radius {} px at its point {bi})",
+                b.name,
+                b.depth,
+                (b.radii[bi] * 10.0).round() / 10.0
+            )
+        })
+        .collect();
+    format!(
+        "its paint lies inside the tubes of {}; lower those radii at the joint, or declare \"part\": false if it is hidden",
+        named.join(" and ")
+    )
+}
+
+/// Cuts every part with the paint rule (see the module doc).
 pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
+    slice_with(sk, sil, Rule::Paint)
+}
+
+/// Cuts every part with `rule` (see the module doc).
+pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing, RigError> {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let owner = ownership(sk, sil);
+    let own = ownership(sk, sil, rule);
+    let confidence = confidence(sk, sil, &own);
+    let Ownership { owner, how } = own;
     let nb = sk.bones.len();
     // bounding boxes of owned pixels
     let mut own_box = vec![[usize::MAX, usize::MAX, 0usize, 0usize]; nb];
@@ -273,17 +802,68 @@ pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
         }
     }
     let mut parts = Vec::with_capacity(nb);
+    let mut warnings = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
-        if owned[k] == 0 {
+        let tb = tube_box(b, w, h);
+        // the figure inside the tube, by owner (for the culprits)
+        let mut by = vec![0u64; nb];
+        let mut tube_px = 0u64;
+        for y in tb[1]..tb[3] {
+            for x in tb[0]..tb[2] {
+                let i = y * w + x;
+                if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+                    tube_px += 1;
+                    if owner[i] > 0 {
+                        by[owner[i] as usize - 1] += 1;
+                    }
+                }
+            }
+        }
+        let partless = |tube_px| PartImage {
+            name: b.name.clone(),
+            bone: k,
+            origin: [0, 0],
+            width: 0,
+            height: 0,
+            rgba: Vec::new(),
+            hidden: Vec::new(),
+            pivot: [0.0, 0.0],
+            area: 0,
+            hidden_px: 0,
+            tube_px,
+            visible_px: 0,
+        };
+        if !b.part {
+            parts.push(partless(tube_px));
+            continue;
+        }
+        if tube_px == 0 {
             return Err(RigError::new(
                 "E_RIG_PART",
                 format!(
-                    "bone '{}' has no visible pixel (its tube is off the silhouette or hidden by nearer parts)",
+                    "bone '{}': its tube contains no pixel of the figure; move its points onto the drawing or declare \"part\": false",
                     b.name
                 ),
             ));
         }
-        let tb = tube_box(b, w, h);
+        if owned[k] == 0 {
+            warnings.push(format!(
+                "{}: 0 visible px, no part (a partless bone that still moves its children); {}",
+                b.name,
+                culprits(sk, k, &by)
+            ));
+            parts.push(partless(tube_px));
+            continue;
+        }
+        if (owned[k] as f64) < SLIVER * tube_px as f64 {
+            warnings.push(format!(
+                "{}: only {} visible px ({:.2} % of its tube), a sliver; {}",
+                b.name,
+                owned[k],
+                owned[k] as f64 * 100.0 / tube_px as f64,
+                culprits(sk, k, &by)
+            ));
+        }
         let ob = own_box[k];
         // part pixels: tube ∩ silhouette, plus owned; first their bounding box
         let (sx0, sy0, sx1, sy1) = (
@@ -369,12 +949,24 @@ pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
             pivot: [s[0] - x0 as f64, s[1] - y0 as f64],
             area,
             hidden_px,
+            tube_px,
+            visible_px: owned[k],
         });
+    }
+    if parts.iter().all(|p| !p.has_part()) {
+        return Err(RigError::new(
+            "E_RIG_PART",
+            "no bone has a part: every bone is partless or declared \"part\": false",
+        ));
     }
     Ok(Slicing {
         width: w,
         height: h,
         owner,
+        how,
+        rule,
         parts,
+        confidence,
+        warnings,
     })
 }

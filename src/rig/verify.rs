@@ -62,6 +62,8 @@ pub struct PivotBone {
     pub angle: f64,
     /// The part, if the bone has one.
     pub part: Option<PivotPart>,
+    /// A declared bone (false: a connector).
+    pub declared: bool,
 }
 
 /// The part of a pivot-map bone.
@@ -115,7 +117,8 @@ impl PivotMap {
                 parent: b.parent.map(|p| tree.bones[p].name.clone()),
                 length: b.length,
                 angle: b.angle,
-                part: b.declared.map(|k| {
+                declared: b.declared.is_some(),
+                part: b.declared.filter(|&k| sl.parts[k].has_part()).map(|k| {
                     let p = &sl.parts[k];
                     PivotPart {
                         png: png_name(&sk.bones[k].name),
@@ -148,6 +151,7 @@ impl PivotMap {
                         o["depth"] = json!(p.depth);
                         o["index"] = json!(p.index);
                     }
+                    None if b.declared => o["part"] = json!(false),
                     None => o["connector"] = json!(true),
                 }
                 o

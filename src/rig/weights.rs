@@ -13,7 +13,8 @@
 //! - `smooth-zone`: the same zone with `u` eased (`3u² − 2u³`), so the
 //!   weights have no kink at the zone's edges.
 //!
-//! **Measure** (every declared bone with a parent is a child joint): the
+//! **Measure** (every declared bone with a part whose parent has a part is a
+//! child joint; partless bones still carry their children's blend zones): the
 //! joint is bent by +30° (the bone and its descendants rotate about its
 //! first point); all parts are rendered at rest and bent through their
 //! meshes; changed pixels (largest RGBA difference > 8) are counted in the
@@ -301,6 +302,9 @@ struct Scratch {
 }
 
 fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Scratch) -> u64 {
+    if pts.is_empty() {
+        return 0;
+    }
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for p in pts {
         x0 = x0.min(p[0]);
@@ -326,8 +330,13 @@ fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Sc
 
 /// Measures every scheme on `meshes` (one per declared bone) and chooses.
 pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
+    // joints between two parts (a partless bone has no pixel to change)
     let joints: Vec<usize> = (0..sk.bones.len())
-        .filter(|&k| sk.bones[k].parent.is_some())
+        .filter(|&k| {
+            sk.bones[k]
+                .parent
+                .is_some_and(|p| sl.parts[p].has_part() && sl.parts[k].has_part())
+        })
         .collect();
     let theta = 30f64.to_radians();
     let mut rows: Vec<SchemeRow> = Scheme::ALL
