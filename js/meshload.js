@@ -112,7 +112,7 @@ export function makeLoader(readModel, log) {
         }
         const skeleton = mesh.skeleton(spec);
         const canon = new Map(names.map((nm) => [nm, nm]));
-        const rootOf = {};
+        const rootOf = Object.create(null);
         for (const name of names) {
             let r = name;
             while (spec[r].parent) r = spec[r].parent;
