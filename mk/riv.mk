@@ -85,20 +85,25 @@ fuzz-riv:
 riv-fixtures: examples
 	target/release/examples/riv_fixtures
 
-# out/rig/ (issue 19 item 9): the generated biped, rigged by `re2d rig build` with the committed
-# capture: character.riv, walk.html (plays it offline), walk-strip.png (eight frames of the walk
-# from the reference renderer) and the build's contact sheet, report and parts.
+# out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
+# the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
+# pose): character.riv, walk.html and jump.html (play them offline), walk-strip.png and
+# jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
+# report and parts.
 DEMO_TARGETS += demo-rig
 RIG_DEMO := out/rig
 
 demo-rig: release riv-npm
 	@rm -rf $(RIG_DEMO) target/demo-rig && mkdir -p target/demo-rig out
 	target/release/examples/rig_drawings target/demo-rig >/dev/null
-	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion assets/mocap/cmu-131-01-walk.bvh --out $(RIG_DEMO)
-	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --clip walk --out $(RIG_DEMO)/walk.html
-	@d=$$(node -e "const m=require('./$(RIG_DEMO)/model.json');console.log(m.clips.walk.duration)"); \
-	for i in 0 1 2 3 4 5 6 7; do \
-	  $(RIV_BIN) riv render-ref $(RIG_DEMO)/model.json --clip walk --time $$(node -e "console.log($$d*$$i/8)") \
-	    --output target/demo-rig/walk-$$i.png || exit 1; \
+	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
+	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh --out $(RIG_DEMO)
+	@set -e; for c in walk jump; do \
+	  node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --clip $$c --out $(RIG_DEMO)/$$c.html; \
+	  d=$$(node -e "const m=require('./$(RIG_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
+	  for i in 0 1 2 3 4 5 6 7; do \
+	    $(RIV_BIN) riv render-ref $(RIG_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*$$i/8)") \
+	      --output target/demo-rig/$$c-$$i.png; \
+	  done; \
+	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
 	done
-	target/release/examples/png_strip $(RIG_DEMO)/walk-strip.png 6 $(foreach i,0 1 2 3 4 5 6 7,target/demo-rig/walk-$(i).png)

@@ -301,3 +301,99 @@ fn build_writes_the_folder_and_every_gate_passes() {
         );
     }
 }
+
+/// Several motions in one build (issue 25): a cyclic walk, the fair1 jump as a
+/// detected one-shot, the wave cut by `--range`, and the idle pose; the
+/// usage errors of `--range`, `--up` and `--motion`.
+#[test]
+fn several_motions_build_into_one_model() {
+    let (dir, sk) = small("motions");
+    let out = dir.join("out");
+    let m = |f: &str| repo().join("assets/mocap").join(f);
+    let walk = format!("walk={}", m("cmu-131-01-walk.bvh").display());
+    let jump = format!("jump={}", m("fair1-jumping.bvh").display());
+    let wave = format!("wave={}:once", m("fair1-wave-hello.bvh").display());
+    let base = [
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        &walk,
+        "--motion",
+        &jump,
+        "--motion",
+        &wave,
+    ];
+    let with = |extra: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        run(&a)
+    };
+    let (c, stdout, stderr) = with(&["--range", "wave=0.5..2.5"]);
+    assert_eq!(c, 0, "{stdout}{stderr}");
+    let model: Value =
+        serde_json::from_slice(&std::fs::read(out.join("model.json")).unwrap()).unwrap();
+    let clips = model["clips"].as_object().unwrap();
+    let mut names: Vec<&String> = clips.keys().collect();
+    names.sort();
+    assert_eq!(names, ["idle", "jump", "walk", "wave"]);
+    assert_eq!(clips["walk"]["loop"], true);
+    assert_eq!(clips["jump"]["loop"], false);
+    assert_eq!(clips["wave"]["loop"], false);
+    assert_eq!(clips["idle"]["loop"], true);
+    // the wave: 2 s at 60 fps
+    assert!((clips["wave"]["duration"].as_f64().unwrap() - 2.0).abs() < 0.02);
+    // idle holds the drawn pose: every key 0, on every bone another clip keys
+    for (bone, keys) in clips["idle"]["tracks"].as_object().unwrap() {
+        assert!(
+            clips["walk"]["tracks"].get(bone).is_some()
+                || clips["jump"]["tracks"].get(bone).is_some()
+        );
+        assert!(
+            keys.as_array().unwrap().iter().all(|k| k[1] == 0.0),
+            "{bone}"
+        );
+    }
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(r["motions"]["jump"]["up"], "+Z");
+    assert_eq!(r["motions"]["walk"]["up"], "+Y");
+    assert_eq!(r["motion"]["looped"], true, "the sheet's clip is the walk");
+    // the .riv passes the structural check
+    let (c, stdout, _) = run(&["riv", "check", out.join("character.riv").to_str().unwrap()]);
+    assert_eq!(c, 0, "{stdout}");
+    // usage errors: exit 2, one line, nothing replaced
+    let before = std::fs::read(out.join("model.json")).unwrap();
+    for (extra, want) in [
+        (
+            vec!["--range", "nosuch=0..1", "--force"],
+            "no motion called 'nosuch'",
+        ),
+        (vec!["--up", "w", "--force"], "not an axis"),
+        (vec!["--range", "2..1", "--force"], "increasing"),
+    ] {
+        let (c, _, stderr) = with(&extra);
+        assert_eq!(c, 2, "{extra:?}: {stderr}");
+        assert!(stderr.contains(want), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // a one-shot capture forced to loop: E_BVH_GAIT, exit 1
+    let looped = format!("jump={}:loop", m("fair1-jumping.bvh").display());
+    let (c, _, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        &looped,
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(c, 1, "{stderr}");
+    assert!(
+        stderr.contains("E_BVH_GAIT") && stderr.contains("motion 'jump'"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(out.join("model.json")).unwrap(), before);
+}

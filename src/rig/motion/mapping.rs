@@ -8,35 +8,38 @@
 //! taken from the naming convention the capture uses (the convention with
 //! the most joint names present in the file):
 //!
-//! | role (words in the bone name) | CMU BVH | Mixamo / cgspeed | CMU ASF |
-//! |---|---|---|---|
-//! | thigh, upper leg, femur, leg | `LeftHip` | `LeftUpLeg` | `lfemur` |
-//! | shin, calf, lower leg, tibia | `LeftKnee` | `LeftLeg` | `ltibia` |
-//! | foot, ankle | `LeftAnkle` | `LeftFoot` | `lfoot` |
-//! | toe, toes | `LeftToe` | `LeftToeBase` | `ltoes` |
-//! | upper arm, arm, humerus | `LeftShoulder` | `LeftArm` | `lhumerus` |
-//! | forearm, lower arm, radius | `LeftElbow` | `LeftForeArm` | `lradius` |
-//! | hand, palm, fist | `lhand` | `LeftHand` | `lhand` |
-//! | torso, spine, body, trunk, abdomen, belly, waist | `lowerback` | `Spine` | `lowerback` |
-//! | chest, ribcage, thorax, upper body | `Chest` | `Spine1` | `thorax` |
-//! | neck | `Neck` | `Neck` | `upperneck` |
-//! | head, skull | `Head` | `Head` | `head` |
+//! | role (words in the bone name) | CMU BVH | MotionBuilder / Vicon / Mixamo | CMU ASF | Hips/Chest |
+//! |---|---|---|---|---|
+//! | thigh, upper leg, femur, leg | `LeftHip` | `LeftUpLeg` | `lfemur` | `LeftHip` |
+//! | shin, calf, lower leg, tibia | `LeftKnee` | `LeftLeg` | `ltibia` | `LeftKnee` |
+//! | foot, ankle | `LeftAnkle` | `LeftFoot` | `lfoot` | `LeftAnkle` |
+//! | toe, toes | `LeftToe` | `LeftToeBase` | `ltoes` | `LeftToe` |
+//! | upper arm, arm, humerus | `LeftShoulder` | `LeftArm` | `lhumerus` | `LeftShoulder` |
+//! | forearm, lower arm, radius | `LeftElbow` | `LeftForeArm` | `lradius` | `LeftElbow` |
+//! | hand, palm, fist | `lhand` | `LeftHand` | `lhand` | `LeftWrist` |
+//! | torso, spine, body, trunk, abdomen, belly, waist | `lowerback` | `Spine` | `lowerback` | `Chest` |
+//! | chest, ribcage, thorax, upper body | `Chest` | `Spine1` | `thorax` | `Chest2` |
+//! | neck | `Neck` | `Neck` | `upperneck` | `Neck` |
+//! | head, skull | `Head` | `Head` | `head` | `Head` |
 //!
 //! (Right-side joints likewise: `RightHip`, `RightUpLeg`, `rfemur`, ….)
+//! Joint names are matched without a `prefix:` namespace (`mixamorig:LeftArm`
+//! is `LeftArm`, [`crate::rig::bvh::Bvh::find`]).
 //! Side words: `near`/`far` (near = the capture's **Left** when the drawing
 //! faces right, Right when it faces left: a side view facing right shows
 //! the character's left side), `left`/`l` and `right`/`r` (the character's
 //! own side, whatever the facing). A limb without a side word is the near
 //! one. A bone whose name has no role word (pelvis, hips, root, tail, ear,
 //! …) keeps its drawn pose relative to its parent; so does a bone whose
-//! default joint is missing from the capture or has no single child
-//! (with a warning). An explicit `joint` that is missing or has several
-//! children is an error (`E_BVH_JOINT`).
+//! default joint is missing from the capture (with a warning). An explicit
+//! `joint` written in another family's names ([`family_of`]) stands for its
+//! role in the capture's family; one that is missing is an error
+//! (`E_BVH_JOINT`) suggesting joints that could fit ([`suggestions`]).
 //!
-//! **Segment of a joint** ([`segment`]): from the joint to its only child
-//! (a joint or an End Site); a child at offset 0 is followed along its own
-//! only child until the segment has length. No child, several children, or
-//! a zero-length end is an error naming the joint.
+//! **Segment of a joint** ([`segment`]): from the joint to its child on the
+//! limb's chain (a joint or an End Site); a child at offset 0 is followed
+//! until the segment has length. No child or a zero-length end is an error
+//! naming the joint. **The trunk chain** ([`trunk_chain`]): root → neck base.
 
 use super::super::bvh::Bvh;
 
