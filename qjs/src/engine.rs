@@ -166,7 +166,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
         "log",
         Function::new(ctx.clone(), |args: Rest<super::guard::Lossy>| {
             let parts: Vec<String> = args.0.into_iter().map(|c| c.0).collect();
-            println!("{}", parts.join(" "));
+            super::host::out_line(&parts.join(" "));
         })?,
     )?;
     super::sprite::install(ctx, &obj, st)?;

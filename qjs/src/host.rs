@@ -112,20 +112,34 @@ fn install_timers<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
     make.call((sleep, now))
 }
 
+/// One line on stdout for `print` / `console.log` / `engine.log`. A closed
+/// or broken stdout (the script piped into `head`) loses the line instead of
+/// panicking in the script thread.
+pub(crate) fn out_line(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+/// One line on stderr for `console.error` (a closed stderr loses it).
+fn err_line(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 fn install_globals<'js>(ctx: &Ctx<'js>, opts: &Options) -> rquickjs::Result<()> {
     let g = ctx.globals();
     g.set(
         "print",
-        Function::new(ctx.clone(), |a: Rest<Lossy>| println!("{}", join_args(a)))?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| out_line(&join_args(a)))?,
     )?;
     let console = Object::new(ctx.clone())?;
     console.set(
         "log",
-        Function::new(ctx.clone(), |a: Rest<Lossy>| println!("{}", join_args(a)))?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| out_line(&join_args(a)))?,
     )?;
     console.set(
         "error",
-        Function::new(ctx.clone(), |a: Rest<Lossy>| eprintln!("{}", join_args(a)))?,
+        Function::new(ctx.clone(), |a: Rest<Lossy>| err_line(&join_args(a)))?,
     )?;
     g.set("console", console)?;
     let mut sa = vec![opts.file.to_string_lossy().into_owned()];

@@ -298,3 +298,33 @@ check('projection5', () => R.validateRotDefinition({ ...base, projection: 5 }));
     assert_eq!(line(&out, "projection"), "projection: ok [true,1,2]");
     assert!(line(&out, "projection5").contains("TypeError"), "{out}");
 }
+
+/// A script whose reader goes away (`re2d-qjs script | head -1`): the lines
+/// that no one reads are lost, the script runs to its end and the process
+/// exits 0 — no panic in the script thread.
+#[test]
+fn a_closed_stdout_loses_lines_without_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tmp("closed-stdout");
+    let js = dir.join("many.js");
+    fs::write(
+        &js,
+        "for (let i = 0; i < 100000; i++) print('line ' + i);\nconsole.log('after');\nconsole.error('finished');\n",
+    )
+    .unwrap();
+    let mut child = qjs()
+        .arg(&js)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 7];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    assert_eq!(&first, b"line 0\n");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}, stderr {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("finished"), "the script ran to its end: {err}");
+}
