@@ -289,10 +289,14 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
             };
             fields.push((key, value));
         }
+        // moved (not copied: a blob may be a large texture) into a list of
+        // exactly its length
+        let mut exact = Vec::with_capacity(fields.len());
+        exact.append(fields);
         records.push(Record {
             offset,
             type_key,
-            fields: fields.drain(..).collect(),
+            fields: exact,
         });
     }
     Ok(RivFile {
