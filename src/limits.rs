@@ -29,6 +29,11 @@ pub struct Limits {
     pub json_max_bytes: u64,
     /// Deepest JSON nesting (arrays + objects) accepted.
     pub json_max_depth: u32,
+    /// Most values (numbers, strings, keys, arrays, objects) of one JSON
+    /// document: a parsed tree holds up to [`JSON_BYTES_PER_VALUE`] bytes per
+    /// value, counted by the pre-pass ([`Limits::check_json_depth`]) before
+    /// any parser runs.
+    pub json_max_values: u64,
     /// Largest binary input file (PNG, model, archive) read whole (bytes).
     pub file_max_bytes: u64,
     /// Most frames one `re2d render` run produces.
@@ -97,6 +102,12 @@ pub struct Limits {
 /// what [`Limits::rig_max_pixels`] is sized with.
 pub const RIG_BYTES_PER_PIXEL: u64 = 26;
 
+/// Bytes a parsed JSON tree (`serde_json::Value`) holds per value at most,
+/// measured (issue 29: 72 bytes per number in an array of 31 M numbers, the
+/// array's doubling growth included): what [`Limits::json_max_values`] is
+/// sized with.
+pub const JSON_BYTES_PER_VALUE: u64 = 72;
+
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
 pub const JSON_DEPTH_CEILING: u32 = 10_000;
@@ -157,6 +168,7 @@ impl Limits {
         png_max_bytes: 1 << 30,
         json_max_bytes: 64 << 20,
         json_max_depth: 1000,
+        json_max_values: 8 << 20,
         file_max_bytes: 1 << 30,
         max_frames: 10_000,
         sheet_max_bytes: 1 << 30,
@@ -202,6 +214,11 @@ impl Limits {
             "json-max-depth",
             "deepest JSON nesting of arrays and objects (at most 10000)",
             "1000",
+        ),
+        (
+            "json-max-values",
+            "most values (numbers, strings, keys, arrays, objects) in one JSON document (about 72 bytes each once parsed)",
+            "8M",
         ),
         (
             "file-max-bytes",
@@ -317,6 +334,7 @@ impl Limits {
         ("png-max-bytes", 4 << 30),
         ("json-max-bytes", 1 << 30),
         ("json-max-depth", JSON_DEPTH_CEILING as u64),
+        ("json-max-values", 1 << 30),
         ("file-max-bytes", 4 << 30),
         ("max-frames", 1 << 20),
         ("sheet-max-bytes", 4 << 30),
@@ -370,6 +388,7 @@ impl Limits {
             "png-max-bytes" => self.png_max_bytes = big(),
             "json-max-bytes" => self.json_max_bytes = big(),
             "json-max-depth" => self.json_max_depth = small(),
+            "json-max-values" => self.json_max_values = big(),
             "file-max-bytes" => self.file_max_bytes = big(),
             "max-frames" => self.max_frames = small(),
             "sheet-max-bytes" => self.sheet_max_bytes = big(),
@@ -448,11 +467,14 @@ impl Limits {
     }
 
     /// Checks the nesting depth of a JSON text (arrays and objects, strings
-    /// skipped) without parsing it: a cheap pre-pass before any parser
-    /// recurses.
+    /// skipped) and its number of values (`json-max-values`: every value,
+    /// key, array and object, i.e. the commas, colons and opening brackets
+    /// plus one) without parsing it: a cheap pre-pass before any parser
+    /// recurses or builds a tree.
     pub fn check_json_depth(&self, text: &[u8]) -> Result<(), LimitError> {
         let max = self.json_max_depth.min(JSON_DEPTH_CEILING) as usize;
         let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        let mut values = 1u64;
         for &b in text {
             if in_str {
                 if esc {
@@ -466,7 +488,9 @@ impl Limits {
             }
             match b {
                 b'"' => in_str = true,
+                b',' | b':' => values += 1,
                 b'[' | b'{' => {
+                    values += 1;
                     depth += 1;
                     if depth > max {
                         return Err(LimitError::new(
@@ -479,8 +503,43 @@ impl Limits {
                 _ => {}
             }
         }
+        if values > self.json_max_values {
+            return Err(LimitError::new(
+                "json-max-values",
+                format!(
+                    "the JSON has {values} values or more, more than {} (about {JSON_BYTES_PER_VALUE} bytes each once parsed)",
+                    self.json_max_values
+                ),
+            ));
+        }
         Ok(())
     }
+}
+
+/// The number of values of a JSON text as [`Limits::check_json_depth`]
+/// counts them (commas, colons and opening brackets outside strings, plus
+/// one): a tree parsed from it holds up to that many times
+/// [`JSON_BYTES_PER_VALUE`] bytes.
+pub fn json_values(text: &[u8]) -> u64 {
+    let (mut in_str, mut esc, mut values) = (false, false, 1u64);
+    for &b in text {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b',' | b':' | b'[' | b'{' => values += 1,
+            _ => {}
+        }
+    }
+    values
 }
 
 impl Default for Limits {

@@ -48,6 +48,8 @@ pub fn decode_rgba_limited(
     let mut reader = open(&mut r, limits)?;
     if reader.info().interlaced {
         drop(reader);
+        r.seek(std::io::SeekFrom::Start(start))
+            .map_err(|e| e.to_string())?;
         validate_limited(&mut r, limits)?;
         r.seek(std::io::SeekFrom::Start(start))
             .map_err(|e| e.to_string())?;
@@ -282,5 +284,103 @@ mod tests {
         // within the limits the same header is decoded (and fails on data)
         let small = huge_header(3, 2);
         assert!(decode_rgba(std::io::Cursor::new(&small)).is_err());
+    }
+
+    /// Issue 29: the row-streaming decoder (and the validate-then-decode
+    /// path of interlaced files) gives exactly what the whole-buffer decoder
+    /// gives, on every PNG of the fuzz corpus (interlaced ones included),
+    /// and refuses the same files.
+    #[test]
+    fn streaming_decode_matches_the_whole_buffer_decode() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/png");
+        let l = Limits {
+            png_max_bytes: 64 << 20,
+            ..Limits::DEFAULT
+        };
+        let (mut ok, mut interlaced) = (0, 0);
+        for e in std::fs::read_dir(&dir).expect("the png corpus") {
+            let bytes = std::fs::read(e.unwrap().path()).unwrap();
+            let whole = decode_whole(std::io::Cursor::new(&bytes), &l);
+            let rows = decode_rgba_limited(std::io::Cursor::new(&bytes), &l);
+            assert_eq!(whole.is_ok(), rows.is_ok(), "{whole:?} vs {rows:?}");
+            if let (Ok(a), Ok(b)) = (whole, rows) {
+                assert_eq!(a, b);
+                ok += 1;
+                interlaced += usize::from(bytes.len() > 28 && bytes[28] == 1);
+            }
+        }
+        assert!(ok >= 3, "{ok} decoded, {interlaced} interlaced");
+    }
+
+    /// An Adam7-interlaced RGBA8 PNG of `w × h` with pixel `f(x, y)`, written
+    /// by hand (the encoder writes no interlaced files).
+    fn adam7_png(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+        use std::io::Write;
+        const P: [(u32, u32, u32, u32); 7] = [
+            (0, 0, 8, 8),
+            (4, 0, 8, 8),
+            (0, 4, 4, 8),
+            (2, 0, 4, 4),
+            (0, 2, 2, 4),
+            (1, 0, 2, 2),
+            (0, 1, 1, 2),
+        ];
+        let mut raw = Vec::new();
+        for (x0, y0, dx, dy) in P {
+            if x0 >= w || y0 >= h {
+                continue;
+            }
+            for y in (y0..h).step_by(dy as usize) {
+                raw.push(0);
+                for x in (x0..w).step_by(dx as usize) {
+                    raw.extend(f(x, y));
+                }
+            }
+        }
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(&raw).unwrap();
+        let idat = z.finish().unwrap();
+        let chunk = |out: &mut Vec<u8>, kind: &[u8], data: &[u8]| {
+            out.extend((data.len() as u32).to_be_bytes());
+            let mut c = kind.to_vec();
+            c.extend(data);
+            out.extend(&c);
+            out.extend(crc32(&c).to_be_bytes());
+        };
+        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+        let mut ihdr = w.to_be_bytes().to_vec();
+        ihdr.extend(h.to_be_bytes());
+        ihdr.extend([8, 6, 0, 0, 1]);
+        chunk(&mut out, b"IHDR", &ihdr);
+        chunk(&mut out, b"IDAT", &idat);
+        chunk(&mut out, b"IEND", &[]);
+        out
+    }
+
+    /// Issue 29: interlaced files decode through validate-then-decode to the
+    /// right pixels; a truncated one is refused (by the validation pass,
+    /// before its buffer is allocated).
+    #[test]
+    fn interlaced_files_decode_and_truncated_ones_are_refused() {
+        let f = |x: u32, y: u32| [x as u8, y as u8, (x * 7 + y) as u8, 200];
+        for (w, h) in [(1, 1), (13, 7), (33, 20)] {
+            let png = adam7_png(w, h, f);
+            let img = decode_rgba(std::io::Cursor::new(&png)).expect("decodes");
+            assert_eq!((img.width, img.height), (w, h));
+            for y in 0..h {
+                for x in 0..w {
+                    let i = ((y * w + x) * 4) as usize;
+                    assert_eq!(img.data[i..i + 4], f(x, y), "({x}, {y}) of {w}x{h}");
+                }
+            }
+            assert_eq!(
+                validate_limited(std::io::Cursor::new(&png), &Limits::DEFAULT),
+                Ok((w, h))
+            );
+        }
+        let png = adam7_png(33, 20, f);
+        let cut = &png[..png.len() - 30];
+        assert!(decode_rgba(std::io::Cursor::new(cut)).is_err());
+        assert!(validate_limited(std::io::Cursor::new(cut), &Limits::DEFAULT).is_err());
     }
 }

@@ -47,3 +47,31 @@ fn keys_are_bounded_by_the_limits_table() {
     );
     assert!(at_limit.is_ok());
 }
+
+/// Issue 29 row 5: frames × joints is bounded at the `Frames:` line, even
+/// when the frames carry no channel (and so no bytes).
+#[test]
+fn bvh_work_is_bounded_before_the_frames() {
+    let mut text = String::from("HIERARCHY\n");
+    for i in 0..10 {
+        text += &format!(
+            "{} j{i}\n{{\nOFFSET 0 1 0\n",
+            if i == 0 { "ROOT" } else { "JOINT" }
+        );
+    }
+    text += "End Site\n{\nOFFSET 0 1 0\n}\n";
+    text += &"}\n".repeat(10);
+    text += "MOTION\nFrames: 1000\nFrame Time: 0.01\n";
+    let l = Limits {
+        bvh_max_work: 10 * 1000 - 1,
+        ..Limits::DEFAULT
+    };
+    let e = bvh::parse(text.as_bytes(), &l).unwrap_err();
+    assert_eq!(e.code, "E_BVH_LIMIT");
+    assert!(e.message.contains("bvh-max-work"), "{e}");
+    let l = Limits {
+        bvh_max_work: 10 * 1000,
+        ..Limits::DEFAULT
+    };
+    bvh::parse(text.as_bytes(), &l).expect("at the limit");
+}

@@ -482,6 +482,19 @@ fn validation_errors_have_their_codes() {
             Box::new(|j| j["clips"]["z"]["interpolation"] = json!("cubic")),
             Code::Clip,
         ),
+        // issue 29 row 10c: null where a number is required (a NaN from a script)
+        (
+            Box::new(|j| j["parts"][0]["verts"][1] = json!(null)),
+            Code::Part,
+        ),
+        (
+            Box::new(|j| j["parts"][0]["uv"][0] = json!(null)),
+            Code::Part,
+        ),
+        (
+            Box::new(|j| j["clips"]["z"]["tracks"]["arm"] = json!([[0, null], [1.0, 0]])),
+            Code::Clip,
+        ),
     ];
     assert!(model_of(&small()).is_ok());
     for (i, (edit, code)) in cases.iter().enumerate() {
@@ -501,6 +514,24 @@ fn validation_errors_have_their_codes() {
             .code,
         Code::Texture
     );
+    // issue 29 row 9: a valid header over data that does not decode
+    let mut broken = re2d::riv::fixtures::texture(0.3);
+    let n = broken.len();
+    broken[n / 2..].iter_mut().for_each(|b| *b ^= 0x5a);
+    let mut src = |_: &str, _: &Json| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
+        Ok(("t.png".into(), broken.clone()))
+    };
+    let e = Model::from_json(&small(), &mut src, &Limits::DEFAULT).unwrap_err();
+    assert_eq!(e.code, Code::Texture, "{e}");
+    // issue 29 row 10a: an offset binary32 cannot hold
+    let m = model_of(&small()).unwrap();
+    for off in [(1e308, 0.0), (0.0, -1e9)] {
+        let o = Options {
+            offset: Some(off),
+            ..Options::default()
+        };
+        assert_eq!(export(&m, &o).unwrap_err().code, Code::Option);
+    }
     // more than 65535 vertices
     let mut j = small();
     j["parts"][0] = json!({"verts": vec![0; 2 * 65_536], "uv": vec![0; 2 * 65_536]});

@@ -202,6 +202,9 @@ fn run_inner(c: &Cmd) -> Result<(), Fail> {
             output,
         } => {
             let text = read_input(mpath, limits.json_max_bytes, "json-max-bytes")?;
+            limits
+                .check_json_depth(&text)
+                .map_err(|e| Fail(1, format!("error[E_NRES_LIMIT]: {}: {e}", mpath.display())))?;
             let entries = manifest::parse_manifest(&text).map_err(|e| Fail::issue(mpath, &e))?;
             manifest::check_packable(&entries, &limits).map_err(|e| Fail::issue(mpath, &e))?;
             let base = mpath.parent().unwrap_or(Path::new("."));

@@ -76,6 +76,17 @@ fn to_json_as<'js>(ctx: &Ctx<'js>, v: Value<'js>, what: &str) -> Result<Option<J
             text = t.to_string()?;
         }
     }
+    // the parsed tree is native memory outside the QuickJS heap: its size
+    // (values × bytes per value) is checked against json-max-values and
+    // counted against qjs-memory before it is built
+    let limits = re2d::limits::Limits::current();
+    limits
+        .check_json_depth(text.as_bytes())
+        .map_err(|e| Exception::throw_range(ctx, &e.to_string()))?;
+    let tree = re2d::limits::json_values(text.as_bytes())
+        .saturating_mul(re2d::limits::JSON_BYTES_PER_VALUE)
+        .saturating_add(text.len() as u64);
+    super::guard::check_native(ctx, tree, "the model as JSON")?;
     match Some(text) {
         None => Ok(None),
         Some(s) => serde_json::from_str(&s)

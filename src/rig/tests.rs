@@ -273,6 +273,25 @@ fn declaration_rules_and_codes() {
             {"name": "a", "points": [[1,1],[2,2]], "radius": 1}"#,
             "E_RIG_DUPLICATE",
         ),
+        // issue 29: part file names that would collide, overlong names, control characters
+        (
+            r#"{"name": "x.y", "points": [[1,1],[2,2]], "radius": 1},
+            {"name": "x_y", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_DUPLICATE",
+        ),
+        (
+            r#"{"name": "Arm", "points": [[1,1],[2,2]], "radius": 1},
+            {"name": "arm", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_DUPLICATE",
+        ),
+        (
+            r#"{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_NAME",
+        ),
+        (
+            r#"{"name": "a\nb", "points": [[1,1],[2,2]], "radius": 1}"#,
+            "E_RIG_NAME",
+        ),
         (
             r#"{"name": "a", "points": [[1,1]], "radius": 1}"#,
             "E_RIG_POINTS",
@@ -317,6 +336,22 @@ fn declaration_rules_and_codes() {
     l.rig_max_bones = 1;
     let e = Skeleton::parse(ok.as_bytes(), &l).unwrap_err();
     assert_eq!(e.code, "E_RIG_LIMIT");
+    // issue 29: the drawing's pixels and the tube work, before any pixel
+    let mut l = Limits::DEFAULT;
+    l.rig_max_pixels = 64 * 64 - 1;
+    let e = sk.check_image(64, 64, &l).unwrap_err();
+    assert!(e.message.contains("rig-max-pixels"), "{e}");
+    let mut l = Limits::DEFAULT;
+    l.rig_max_tube_work = 10;
+    let e = sk.check_image(64, 64, &l).unwrap_err();
+    assert!(e.message.contains("rig-max-tube-work"), "{e}");
+    // distinct names in any script keep distinct part files
+    let u = parse(&with_bones(
+        r#"{"name": "рука", "points": [[1,1],[2,2]], "radius": 1},
+           {"name": "нога", "points": [[1,1],[2,2]], "radius": 1}"#,
+    ))
+    .expect("two Cyrillic names");
+    assert_eq!(super::verify::png_name(&u.bones[0].name), "part_рука.png");
 }
 
 #[test]

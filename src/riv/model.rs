@@ -240,6 +240,9 @@ impl Model {
                     RivError::new(Code::ModelJson, format!("{}: {e}", path.display()))
                 }
             })?;
+        limits
+            .check_json_depth(&text)
+            .map_err(|e| RivError::new(Code::ModelJson, format!("{}: {e}", path.display())))?;
         let json: Json = serde_json::from_slice(&text)
             .map_err(|e| RivError::new(Code::ModelJson, format!("{}: {e}", path.display())))?;
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();

@@ -230,7 +230,20 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
     }
     toc_index.sort_by_key(|e| e.0); // stable: a key's first entry stays first
     toc_index.dedup_by_key(|e| e.0);
-    let mut records = Vec::new();
+    // Memory per record (issue 29): the record list is reserved once for
+    // the most records the rest of the file can hold (each is at least two
+    // bytes, and at most riv-max-objects), so it never doubles; each record's
+    // properties take exactly their size (a growing Vec would reserve four).
+    // 16 M one-property records then hold about 90 bytes each.
+    let most =
+        ((data.len() - c.pos) / 2).min(limits.riv_max_objects.min(usize::MAX as u64) as usize);
+    let mut records: Vec<Record> = Vec::new();
+    if records.try_reserve_exact(most).is_err() {
+        return c.fail(format!(
+            "cannot hold {most} objects in memory (limit riv-max-objects, see --limit)"
+        ));
+    }
+    let mut scratch: Vec<(u64, Field)> = Vec::new();
     while !c.at_end() {
         if records.len() as u64 >= limits.riv_max_objects {
             return c.fail(format!(
@@ -240,7 +253,8 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
         }
         let offset = c.pos;
         let type_key = c.varuint()?;
-        let mut fields = Vec::new();
+        let fields = &mut scratch;
+        fields.clear();
         loop {
             let key = c.varuint()?;
             if key == 0 {
@@ -275,10 +289,14 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
             };
             fields.push((key, value));
         }
+        // moved (not copied: a blob may be a large texture) into a list of
+        // exactly its length
+        let mut exact = Vec::with_capacity(fields.len());
+        exact.append(fields);
         records.push(Record {
             offset,
             type_key,
-            fields,
+            fields: exact,
         });
     }
     Ok(RivFile {

@@ -232,14 +232,14 @@ def issue29_runs(re2d: str, i: Path, out: Path) -> list:
         Run("r29-3 rig build 300-char name", [re2d, "rig", "build", s("r29-name-300.skeleton.json"), "--out", o("r29-3")], 1, "E_RIG_NAME", absent=[o("r29-3")]),
         Run("r29-3 rig slice 300-char name", [re2d, "rig", "slice", s("r29-name-300.skeleton.json"), "--out", o("r29-3s")], 1, "E_RIG_NAME", absent=[o("r29-3s")]),
         # 4: one bone of 2 000 points on a 1000x1000 drawing
-        Run("r29-4 rig slice 2000 points", [re2d, "rig", "slice", s("r29-points-2000.skeleton.json"), "--out", o("r29-4")], 1, "rig-max-tube-work", absent=[o("r29-4")]),
+        Run("r29-4 rig slice 2000 points", [re2d, "rig", "slice", s("r29-points-2000.skeleton.json"), "--out", o("r29-4")], 1, "rig-max-tube-work", max_cpu=2, absent=[o("r29-4")]),
         # 5: a 1 000-joint chain, Frames: 1000000, no channels
         Run("r29-5 rig motion 1000 joints x 1M frames", [re2d, "rig", "motion", s("r29-legs.skeleton.json"), "--motion", s("r29-chain-1000.bvh")], 1, "bvh-max-work", max_cpu=2),
         Run("r29-5 rig build --motion 1000 joints x 1M frames", [re2d, "rig", "build", s("r29-legs.skeleton.json"), "--motion", s("r29-chain-1000.bvh"), "--out", o("r29-5")], 1, "bvh-max-work", max_cpu=2, absent=[o("r29-5")]),
         # 6: a 16384x16384 drawing
         Run("r29-6 rig build 16384x16384", [re2d, "rig", "build", s("r29-16384.skeleton.json"), "--out", o("r29-6")], 1, "E_RIG_LIMIT", absent=[o("r29-6")]),
         # 7: a 62 MB model of 31 M numbers
-        Run("r29-7 export-riv 31M numbers", [re2d, "export-riv", s("r29-31M-numbers.model.json"), "-o", o("r29-7.riv")], 1, "E_PART", absent=[o("r29-7.riv")]),
+        Run("r29-7 export-riv 31M numbers", [re2d, "export-riv", s("r29-31M-numbers.model.json"), "-o", o("r29-7.riv")], 1, "json-max-values", absent=[o("r29-7.riv")]),
         # 8: a temporary folder of a killed run is removed by the next run of the same target
         Run("r29-8 nres extract cleans a dead owner's folder", [re2d, "nres", "extract", s("r29-small.nres"), "--out", o("r29-tree")], 0, setup=make_stale, after=stale_gone),
         # 9: a broken texture, a 65-byte texture declaring 16384²
@@ -258,7 +258,7 @@ def issue29_runs(re2d: str, i: Path, out: Path) -> list:
         Run("r29-10f rig motion root height 8e37", [re2d, "rig", "motion", sk, "--motion", s("r29-root-8e37.bvh")], 1, "E_BVH_NAN"),
         Run("r29-10f rig build --motion root height 8e37", [re2d, "rig", "build", sk, "--motion", s("r29-root-8e37.bvh"), "--out", o("r29-10f")], 1, "E_BVH_NAN", absent=[o("r29-10f")]),
         # 11: riv-max-objects (16 M) records
-        Run("r29-11 riv check 16M records", [re2d, "riv", "check", s("r29-16M-records.riv")], max_mib=1024),
+        Run("r29-11 riv check 16M records", [re2d, "riv", "check", s("r29-16M-records.riv")], 1, max_mib=1600),
     ]
 
 
