@@ -38,14 +38,17 @@ riv-npm:
 # whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
 RIG_FIX   := target/rig-fixtures
 RIG_CHARS := biped:shin_near quadruped:hind_lower_near
+# the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
+RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh
+RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh
 
 rig-fixtures: release riv-npm
 	@rm -rf $(RIG_FIX) && mkdir -p $(RIG_FIX)/drawings $(RIG_FIX)/build $(RIG_FIX)/fixtures
 	target/release/examples/rig_drawings $(RIG_FIX)/drawings
 	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
 	  echo "re2d rig build $$c"; \
-	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json --motion assets/mocap/cmu-131-01-walk.bvh \
-	    --out $(RIG_FIX)/build/$$c; \
+	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
+	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --out $(RIG_FIX)/build/$$c; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
 	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
 	done
