@@ -90,7 +90,8 @@ riv-fixtures: examples
 
 # out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
 # the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
-# pose): character.riv, walk.html and jump.html (play them offline), walk-strip.png and
+# pose): character.riv, walk.html and jump.html (play them offline), machine.html (the state
+# machine: a slider for speed, a button per one-shot trigger), walk-strip.png and
 # jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
 # report and parts.
 DEMO_TARGETS += demo-rig
@@ -110,3 +111,4 @@ demo-rig: release riv-npm
 	  done; \
 	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
 	done
+	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --machine sm --out $(RIG_DEMO)/machine.html
