@@ -38,14 +38,17 @@ riv-npm:
 # whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
 RIG_FIX   := target/rig-fixtures
 RIG_CHARS := biped:shin_near quadruped:hind_lower_near
+# the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
+RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh
+RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh
 
 rig-fixtures: release riv-npm
 	@rm -rf $(RIG_FIX) && mkdir -p $(RIG_FIX)/drawings $(RIG_FIX)/build $(RIG_FIX)/fixtures
 	target/release/examples/rig_drawings $(RIG_FIX)/drawings
 	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
 	  echo "re2d rig build $$c"; \
-	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json --motion assets/mocap/cmu-131-01-walk.bvh \
-	    --out $(RIG_FIX)/build/$$c; \
+	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
+	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --out $(RIG_FIX)/build/$$c; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
 	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
 	done
@@ -87,7 +90,8 @@ riv-fixtures: examples
 
 # out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
 # the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
-# pose): character.riv, walk.html and jump.html (play them offline), walk-strip.png and
+# pose): character.riv, walk.html and jump.html (play them offline), machine.html (the state
+# machine: a slider for speed, a button per one-shot trigger), walk-strip.png and
 # jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
 # report and parts.
 DEMO_TARGETS += demo-rig
@@ -107,3 +111,4 @@ demo-rig: release riv-npm
 	  done; \
 	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
 	done
+	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --machine sm --out $(RIG_DEMO)/machine.html

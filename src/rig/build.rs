@@ -420,8 +420,40 @@ pub fn model_json(
     }
     if !clips.is_empty() {
         root["clips"] = clips_json(sk, tree, clips);
+        root["state_machine"] = machine_json(clips);
     }
     root
+}
+
+/// The `state_machine` of the model (rive-export.md §11, `riv/machine.rs`):
+/// a Number input `speed` blending the cyclic clips — `idle` at 0, then
+/// `walk`, `run` and any other cyclic clip (by name) at 1, 2, 3 … — and a
+/// Trigger per one-shot clip, named after it, that plays it once and
+/// returns to the blend.
+pub fn machine_json(clips: &[(&str, &motion::Walk)]) -> Value {
+    let mut cyclic: Vec<&str> = clips
+        .iter()
+        .filter(|(n, w)| w.looped && *n != "idle")
+        .map(|(n, _)| *n)
+        .collect();
+    let rank = |n: &str| match n {
+        "walk" => 0,
+        "run" => 1,
+        _ => 2,
+    };
+    cyclic.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.cmp(b)));
+    let mut blend = vec![json!(["idle", 0.0])];
+    for (i, n) in cyclic.iter().enumerate() {
+        blend.push(json!([n, (i + 1) as f64]));
+    }
+    let mut once: Vec<&str> = clips
+        .iter()
+        .filter(|(n, w)| !w.looped && *n != "idle")
+        .map(|(n, _)| *n)
+        .collect();
+    once.sort();
+    let triggers: Vec<Value> = once.iter().map(|n| json!([n, n])).collect();
+    json!({"name": "sm", "input": "speed", "blend": blend, "triggers": triggers})
 }
 
 /// The `clips` object: one per motion, and `idle` (the drawn pose held:

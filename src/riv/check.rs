@@ -71,6 +71,19 @@ const ANIMATION: u64 = 31;
 const KEYED_OBJECT: u64 = 25;
 const KEYED_PROPERTY: u64 = 26;
 const KEY_FRAME: u64 = 30;
+// state machines (§11.1)
+const MACHINE: u64 = 53;
+const NUMBER: u64 = 56;
+const TRIGGER: u64 = 58;
+const LAYER: u64 = 57;
+const ENTRY: u64 = 63;
+const ANY: u64 = 62;
+const EXIT: u64 = 64;
+const ANIM_STATE: u64 = 61;
+const BLEND_1D: u64 = 76;
+const BLEND_ANIM_1D: u64 = 75;
+const TRANSITION: u64 = 65;
+const TRIGGER_CONDITION: u64 = 68;
 
 fn type_name(t: u64) -> &'static str {
     match t {
@@ -90,6 +103,18 @@ fn type_name(t: u64) -> &'static str {
         KEYED_OBJECT => "KeyedObject",
         KEYED_PROPERTY => "KeyedProperty",
         KEY_FRAME => "KeyFrameDouble",
+        MACHINE => "StateMachine",
+        NUMBER => "StateMachineNumber",
+        TRIGGER => "StateMachineTrigger",
+        LAYER => "StateMachineLayer",
+        ENTRY => "EntryState",
+        ANY => "AnyState",
+        EXIT => "ExitState",
+        ANIM_STATE => "AnimationState",
+        BLEND_1D => "BlendState1DInput",
+        BLEND_ANIM_1D => "BlendAnimation1D",
+        TRANSITION => "StateTransition",
+        TRIGGER_CONDITION => "TransitionTriggerCondition",
         _ => "unknown type",
     }
 }
@@ -100,7 +125,7 @@ fn allowed(t: u64) -> &'static [u64] {
         BACKBOARD => &[],
         IMAGE_ASSET => &[203, 204, 208, 207],
         CONTENTS => &[212],
-        ARTBOARD => &[7, 8, 4],
+        ARTBOARD => &[7, 8, 4, 236],
         ROOT_BONE => &[4, 5, 90, 91, 15, 89],
         BONE => &[4, 5, 15, 89],
         IMAGE => &[4, 5, 206],
@@ -113,6 +138,15 @@ fn allowed(t: u64) -> &'static [u64] {
         KEYED_OBJECT => &[51],
         KEYED_PROPERTY => &[53],
         KEY_FRAME => &[67, 68, 70],
+        MACHINE => &[55],
+        NUMBER => &[138, 140],
+        TRIGGER => &[138],
+        LAYER => &[138],
+        ANIM_STATE => &[149],
+        BLEND_1D => &[167, 536],
+        BLEND_ANIM_1D => &[165, 166],
+        TRANSITION => &[151, 152, 158, 160],
+        TRIGGER_CONDITION => &[155],
         _ => &[],
     }
 }
@@ -230,7 +264,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     let recs = &f.records;
     // Properties: only §4.2 keys per type, each at most once, and 69/376 never.
     for r in recs {
-        if allowed(r.type_key).is_empty() && r.type_key != BACKBOARD {
+        if allowed(r.type_key).is_empty() && !matches!(r.type_key, BACKBOARD | ENTRY | ANY | EXIT) {
             p.push(format!(
                 "object at byte {}: type key {} is not one re2d writes",
                 r.offset, r.type_key
@@ -545,9 +579,14 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     // properties keyed so far for the current KeyedObject, and whether it is a RootBone
     let mut keyed_props: Vec<u64> = Vec::new();
     let mut keyed_root = false;
-    for r in &recs[j..] {
+    let mut machines_at = None;
+    for (k, r) in recs[j..].iter().enumerate() {
         let at = r.offset;
         match r.type_key {
+            MACHINE => {
+                machines_at = Some(j + k);
+                break;
+            }
             ANIMATION => {
                 let (fps, dur, lp) = (
                     r.uint(56).unwrap_or(60),
@@ -640,11 +679,181 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
             )),
         }
     }
+    let machine_count = match machines_at {
+        Some(m) => check_machines(&recs[m..], s.animations.len() as u64, &mut p),
+        None => 0,
+    };
+    if let Some(d) = ab.uint(236)
+        && d >= machine_count
+    {
+        p.push(format!(
+            "Artboard: defaultStateMachineId {d} is not below the state-machine count {machine_count}"
+        ));
+    }
     Report {
         problem_count: p.count(),
         problems: p.finish(),
         summary: s,
     }
+}
+
+/// State machines (§11.4): every record attaches to its owner by stream
+/// order; inputs before layers; per layer exactly one Entry, Any and Exit,
+/// the Entry with a transition; stateToId below the layer's state count;
+/// animation ids below the clip count; condition and blend inputs in range
+/// and of the right kind; blend thresholds ascending. Returns the number
+/// of machines.
+fn check_machines(recs: &[Record], clips: u64, p: &mut Problems) -> u64 {
+    let mut machines = 0u64;
+    // current machine's inputs (type keys), current layer's states and pending stateToIds
+    let mut inputs: Vec<u64> = Vec::new();
+    let mut states: Vec<u64> = Vec::new();
+    let mut targets: Vec<(usize, u64)> = Vec::new();
+    let mut in_layer = false;
+    let mut entry_transitions = 0;
+    let mut have_transition = false;
+    let mut last_threshold: Option<f32> = None;
+    let finish_layer = |states: &Vec<u64>,
+                        targets: &Vec<(usize, u64)>,
+                        entry_t: usize,
+                        p: &mut Problems| {
+        for kind in [ENTRY, ANY, EXIT] {
+            let n = states.iter().filter(|&&t| t == kind).count();
+            if n != 1 {
+                p.push(format!(
+                    "a layer has {n} {} (exactly one needed)",
+                    type_name(kind)
+                ));
+            }
+        }
+        if states.contains(&ENTRY) && entry_t == 0 {
+            p.push("a layer's EntryState has no transition (the layer never leaves it)".into());
+        }
+        for &(at, to) in targets {
+            if to >= states.len() as u64 {
+                p.push(format!(
+                    "StateTransition at byte {at}: stateToId {to} is not below the layer's {} states (the file fails to load)",
+                    states.len()
+                ));
+            }
+        }
+    };
+    for r in recs {
+        let at = r.offset;
+        let t = r.type_key;
+        match t {
+            MACHINE => {
+                if in_layer {
+                    finish_layer(&states, &targets, entry_transitions, p);
+                }
+                machines += 1;
+                inputs.clear();
+                states.clear();
+                targets.clear();
+                in_layer = false;
+                have_transition = false;
+            }
+            NUMBER | TRIGGER => {
+                if in_layer {
+                    p.push(format!(
+                        "{} at byte {at}: an input after a layer",
+                        type_name(t)
+                    ));
+                }
+                if text(r, 138).is_empty() {
+                    p.push(format!("{} at byte {at}: no name (138)", type_name(t)));
+                }
+                inputs.push(t);
+            }
+            LAYER => {
+                if in_layer {
+                    finish_layer(&states, &targets, entry_transitions, p);
+                }
+                in_layer = true;
+                states.clear();
+                targets.clear();
+                entry_transitions = 0;
+                have_transition = false;
+            }
+            ENTRY | ANY | EXIT | ANIM_STATE | BLEND_1D => {
+                if !in_layer {
+                    p.push(format!("{} at byte {at} without a layer", type_name(t)));
+                    continue;
+                }
+                states.push(t);
+                have_transition = false;
+                last_threshold = None;
+                if t == ANIM_STATE && r.uint(149).is_none_or(|a| a >= clips) {
+                    p.push(format!(
+                        "AnimationState at byte {at}: animationId {:?} is not below the clip count {clips}",
+                        r.uint(149)
+                    ));
+                }
+                if t == BLEND_1D {
+                    match r.uint(167) {
+                        Some(i) if inputs.get(i as usize) == Some(&NUMBER) => {}
+                        other => p.push(format!(
+                            "BlendState1DInput at byte {at}: inputId {other:?} is not a Number input"
+                        )),
+                    }
+                }
+            }
+            BLEND_ANIM_1D => {
+                if states.last() != Some(&BLEND_1D) {
+                    p.push(format!(
+                        "BlendAnimation1D at byte {at} does not follow a 1-D blend state"
+                    ));
+                }
+                if r.uint(165).is_none_or(|a| a >= clips) {
+                    p.push(format!(
+                        "BlendAnimation1D at byte {at}: animationId {:?} is not below the clip count {clips}",
+                        r.uint(165)
+                    ));
+                }
+                let v = r.float(166);
+                if let (Some(v), Some(l)) = (v, last_threshold)
+                    && v <= l
+                {
+                    p.push(format!(
+                        "BlendAnimation1D at byte {at}: threshold {v} does not increase (the runtime never sorts them)"
+                    ));
+                }
+                last_threshold = v.or(last_threshold);
+            }
+            TRANSITION => {
+                let Some(&from) = states.last() else {
+                    p.push(format!("StateTransition at byte {at} without a state"));
+                    continue;
+                };
+                if from == ENTRY {
+                    entry_transitions += 1;
+                }
+                have_transition = true;
+                targets.push((at, r.uint(151).unwrap_or(0)));
+            }
+            TRIGGER_CONDITION => {
+                if !have_transition {
+                    p.push(format!(
+                        "TransitionTriggerCondition at byte {at} without a transition"
+                    ));
+                }
+                match r.uint(155) {
+                    Some(i) if inputs.get(i as usize) == Some(&TRIGGER) => {}
+                    other => p.push(format!(
+                        "TransitionTriggerCondition at byte {at}: inputId {other:?} is not a Trigger input (the condition is dropped)"
+                    )),
+                }
+            }
+            t => p.push(format!(
+                "{} at byte {at}: unexpected after the state machines",
+                type_name(t)
+            )),
+        }
+    }
+    if in_layer {
+        finish_layer(&states, &targets, entry_transitions, p);
+    }
+    machines
 }
 
 /// Lists of record indices per owner, built in two linear passes.

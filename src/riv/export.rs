@@ -32,11 +32,17 @@ pub enum Control {
     Toc16,
     /// Every root translation (keyed RootBone x/y) dropped (issue 19).
     Notranslate,
+    /// Every Any → one-shot transition of the state machine points at the
+    /// Exit state (issue 25).
+    SmWrongTarget,
+    /// The state machine's trigger conditions read extra, unnamed trigger
+    /// inputs: firing a named trigger drives nothing (issue 25).
+    SmUnread,
 }
 
 impl Control {
     /// Every control, in §9 order.
-    pub const ALL: [Control; 9] = [
+    pub const ALL: [Control; 11] = [
         Control::Zflip,
         Control::Tflip,
         Control::Unbind,
@@ -46,6 +52,8 @@ impl Control {
         Control::Badversion,
         Control::Toc16,
         Control::Notranslate,
+        Control::SmWrongTarget,
+        Control::SmUnread,
     ];
 
     /// The CLI name.
@@ -60,6 +68,8 @@ impl Control {
             Control::Badversion => "badversion",
             Control::Toc16 => "toc16",
             Control::Notranslate => "notranslate",
+            Control::SmWrongTarget => "sm-wrongtarget",
+            Control::SmUnread => "sm-unread",
         }
     }
 
@@ -376,12 +386,16 @@ pub fn objects(
             RivObject::new(ty::FILE_ASSET_CONTENTS).with(prop::CONTENTS_BYTES, Value::Bytes(png)),
         );
     }
-    out.push(
-        RivObject::new(ty::ARTBOARD)
-            .with(prop::WIDTH, Value::double(frame.width as f64))
-            .with(prop::HEIGHT, Value::double(frame.height as f64))
-            .with(prop::NAME, Value::Str(model.name.clone())),
-    );
+    // a machine is written only with every clip (its clip ids index them all)
+    let machine = model.machine.as_ref().filter(|_| o.clip.is_none());
+    let mut artboard = RivObject::new(ty::ARTBOARD)
+        .with(prop::WIDTH, Value::double(frame.width as f64))
+        .with(prop::HEIGHT, Value::double(frame.height as f64))
+        .with(prop::NAME, Value::Str(model.name.clone()));
+    if machine.is_some() {
+        artboard = artboard.with(prop::DEFAULT_STATE_MACHINE_ID, Value::Uint(0));
+    }
+    out.push(artboard);
     // Bones: artboard index 1 + k.
     let mut comp = 1u64; // next component index
     for (k, b) in model.bones.iter().enumerate() {
@@ -578,6 +592,14 @@ pub fn objects(
                 }
             }
         }
+    }
+    if let Some(m) = machine {
+        let broken = match control {
+            Some(Control::SmWrongTarget) => Some(super::machine::Broken::WrongTarget),
+            Some(Control::SmUnread) => Some(super::machine::Broken::Unread),
+            _ => None,
+        };
+        super::machine::records(m, broken, &mut out);
     }
     Ok((out, frame, warnings))
 }

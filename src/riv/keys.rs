@@ -38,6 +38,30 @@ pub mod ty {
     pub const KEYED_PROPERTY: u64 = 26;
     /// KeyFrameDouble: one key.
     pub const KEY_FRAME_DOUBLE: u64 = 30;
+    /// StateMachine (§11.1).
+    pub const STATE_MACHINE: u64 = 53;
+    /// StateMachineNumber: a number input.
+    pub const SM_NUMBER: u64 = 56;
+    /// StateMachineTrigger: a trigger input.
+    pub const SM_TRIGGER: u64 = 58;
+    /// StateMachineLayer.
+    pub const SM_LAYER: u64 = 57;
+    /// EntryState.
+    pub const ENTRY_STATE: u64 = 63;
+    /// AnyState.
+    pub const ANY_STATE: u64 = 62;
+    /// ExitState.
+    pub const EXIT_STATE: u64 = 64;
+    /// AnimationState: plays one clip.
+    pub const ANIMATION_STATE: u64 = 61;
+    /// BlendState1DInput: a 1-D blend driven by a Number input.
+    pub const BLEND_STATE_1D: u64 = 76;
+    /// BlendAnimation1D: one clip of a 1-D blend.
+    pub const BLEND_ANIMATION_1D: u64 = 75;
+    /// StateTransition.
+    pub const STATE_TRANSITION: u64 = 65;
+    /// TransitionTriggerCondition.
+    pub const TRIGGER_CONDITION: u64 = 68;
 }
 
 /// Property keys (§4.2).
@@ -116,6 +140,32 @@ pub mod prop {
     pub const V: u64 = 216;
     /// Mesh.triangleIndexBytes (bytes).
     pub const TRIANGLE_INDEX_BYTES: u64 = 223;
+    /// Artboard.defaultStateMachineId (uint).
+    pub const DEFAULT_STATE_MACHINE_ID: u64 = 236;
+    /// StateMachineComponent.name (string): inputs and layers.
+    pub const SM_NAME: u64 = 138;
+    /// StateMachineNumber.value (double).
+    pub const SM_NUMBER_VALUE: u64 = 140;
+    /// AnimationState.animationId (uint).
+    pub const ANIMATION_STATE_ANIMATION_ID: u64 = 149;
+    /// StateTransition.stateToId (uint).
+    pub const STATE_TO_ID: u64 = 151;
+    /// StateTransition.flags (uint).
+    pub const TRANSITION_FLAGS: u64 = 152;
+    /// TransitionInputCondition.inputId (uint).
+    pub const CONDITION_INPUT_ID: u64 = 155;
+    /// StateTransition.duration (uint).
+    pub const TRANSITION_DURATION: u64 = 158;
+    /// StateTransition.exitTime (uint).
+    pub const EXIT_TIME: u64 = 160;
+    /// BlendAnimation.animationId (uint).
+    pub const BLEND_ANIMATION_ID: u64 = 165;
+    /// BlendAnimation1D.value (double).
+    pub const BLEND_VALUE: u64 = 166;
+    /// BlendState1DInput.inputId (uint).
+    pub const BLEND_INPUT_ID: u64 = 167;
+    /// LayerState.flags (uint).
+    pub const LAYER_STATE_FLAGS: u64 = 536;
 }
 
 /// A field type of §1 (the ToC id is [`FieldType::toc_id`]).
@@ -148,14 +198,34 @@ pub fn field_type(key: u64) -> Option<FieldType> {
     use FieldType::*;
     use prop::*;
     Some(match key {
-        NAME | ANIMATION_NAME | ASSET_NAME => Str,
+        NAME | ANIMATION_NAME | ASSET_NAME | SM_NAME => Str,
         CONTENTS_BYTES | TRIANGLE_INDEX_BYTES => Bytes,
-        PARENT_ID | OBJECT_ID | PROPERTY_KEY | FPS | DURATION | LOOP_VALUE | FRAME
-        | INTERPOLATION_TYPE | TENDON_BONE_ID | WEIGHT_VALUES | WEIGHT_INDICES | FILE_ASSET_ID
-        | IMAGE_ASSET_ID => Uint,
+        PARENT_ID
+        | OBJECT_ID
+        | PROPERTY_KEY
+        | FPS
+        | DURATION
+        | LOOP_VALUE
+        | FRAME
+        | INTERPOLATION_TYPE
+        | TENDON_BONE_ID
+        | WEIGHT_VALUES
+        | WEIGHT_INDICES
+        | FILE_ASSET_ID
+        | IMAGE_ASSET_ID
+        | DEFAULT_STATE_MACHINE_ID
+        | ANIMATION_STATE_ANIMATION_ID
+        | STATE_TO_ID
+        | TRANSITION_FLAGS
+        | CONDITION_INPUT_ID
+        | TRANSITION_DURATION
+        | EXIT_TIME
+        | BLEND_ANIMATION_ID
+        | BLEND_INPUT_ID
+        | LAYER_STATE_FLAGS => Uint,
         WIDTH | HEIGHT | ROTATION | VERTEX_X | VERTEX_Y | VALUE | BONE_LENGTH | ROOT_X | ROOT_Y
         | TENDON_XX | TENDON_YX | TENDON_XY | TENDON_YY | TENDON_TX | TENDON_TY | ASSET_HEIGHT
-        | ASSET_WIDTH | U | V => Double,
+        | ASSET_WIDTH | U | V | SM_NUMBER_VALUE | BLEND_VALUE => Double,
         _ => return None,
     })
 }

@@ -5,6 +5,7 @@
 //! | `model.rs` | §7 input model (JSON + PNG textures) → validated [`Model`]; rest pose; §8.1 frame; clip `translations` of root bones (issue 19) | §7, §8.1 |
 //! | `error.rs` | `E_*` validation codes and exit codes | §8.7 |
 //! | `export.rs` | model → object list (bones, assets, parts, 8-bit weights, clips with rotation keys and keyed RootBone x/y), draw order, `--control` variants | §5, §6, §8, §9 |
+//! | `machine.rs` | the model's `state_machine` (a 1-D blend over cyclic clips by a Number input, a Trigger per one-shot clip) and its records | §11 |
 //! | `keys.rs` | type/property keys and the writer's field types | §1, §4 |
 //! | `write.rs` | varuint, field values, object records, header and ToC (4 keys per u32 word) | §1–§3 |
 //! | `read.rs` | independent structural reader (own varuint, own key table) | §10.1 |
@@ -22,6 +23,7 @@ pub mod error;
 pub mod export;
 pub mod fixtures;
 pub mod keys;
+pub mod machine;
 pub mod model;
 pub mod read;
 pub mod reference;

@@ -125,6 +125,8 @@ pub struct Model {
     pub parts: Vec<Part>,
     /// Clips in ascending name order.
     pub clips: Vec<Clip>,
+    /// The state machine (rive-export.md §11), if the model has one.
+    pub machine: Option<super::machine::Machine>,
     /// Non-fatal notes (dropped pairs, ignored colours, child x/y).
     pub warnings: Vec<String>,
 }
@@ -298,12 +300,14 @@ impl Model {
         let bones = parse_bones(root.get("skeleton"), &mut warnings)?;
         let (parts, textures) = parse_parts(root, &bones, textures, limits, &mut warnings)?;
         let clips = parse_clips(root.get("clips"), &bones)?;
+        let machine = super::machine::parse(root.get("state_machine"), &clips)?;
         Ok(Model {
             name,
             bones,
             textures,
             parts,
             clips,
+            machine,
             warnings,
         })
     }

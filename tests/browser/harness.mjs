@@ -237,6 +237,34 @@ async function runFixture(a, name, page, pageNoGl, logs) {
             differMin: cfg.walk.differMin,
         };
     }
+    // State machine (issue 25, rive-export.md §11): with the machine advancing, the speed input
+    // chooses the clip (speed 1: the walk's frame at the same time; speed 0: the idle pose), and
+    // a trigger plays its one-shot from 0 and returns to the blend when it ends (the walk resumes
+    // at the overshoot). Every frame is compared with the reference renderer's frame of that clip
+    // at that time (IoU). Controls: the Entry and Any transitions pointing at the Exit state, and
+    // the blend and the conditions reading inputs that are not the named ones.
+    let sm = null;
+    if (cfg.sm) {
+        const s = cfg.sm;
+        for (const c of ['sm-wrongtarget', 'sm-unread']) re2d(a.re2d, ['export-riv', modelPath, '--output', path.join(out, `${c}.riv`), '--control', c]);
+        const shots = async (k, steps, tag) => savePngs(path.join(out, 'runtime'), `sm-${tag}-${k}`,
+            await page.evaluate((u, m, st) => window.re2d.machine(u, m, st), url(k), s.name, steps)).map(M.readPng);
+        const refOf = (c, t, tag) => M.readPng(ref(['--clip', c, '--time', String(t)], path.join(out, 'ref', `sm-${tag}.png`)));
+        // S1: speed 1 for 0.4 s → the walk at 0.4 s; then speed 0 → the idle pose
+        const s1Steps = [{ dt: 0 }, { set: { [s.input]: 1 }, dt: 0.4, shot: true }, { set: { [s.input]: 0 }, dt: 0.1, shot: true }];
+        const s1Ref = [refOf(s.walk, 0.4, 'walk-0.4'), refOf(s.idle, 0.5, 'idle')];
+        const s1 = async (k) => { const f = await shots(k, s1Steps, 's1'); return min(f.map((x, i) => M.iou(x, s1Ref[i]))); };
+        sm = { s1: { good: await s1('good'), wrongtarget: await s1('sm-wrongtarget'), unread: await s1('sm-unread') } };
+        if (s.trigger) {
+            // S2: walking, fire → the one-shot at 0 … at 0.5 s; past its end by 0.2 s → the walk at 0.2 s
+            const d = Math.round(model.clips[s.trigger].duration * 60) / 60;
+            const s2Steps = [{ dt: 0 }, { set: { [s.input]: 1 }, dt: 0.3 }, { fire: [s.trigger], dt: 0.05 },
+                { dt: 0.5, shot: true }, { dt: d - 0.5 + 0.2, shot: true }];
+            const s2Ref = [refOf(s.trigger, 0.5, `${s.trigger}-0.5`), refOf(s.walk, 0.2, 'walk-0.2')];
+            const s2 = async (k) => { const f = await shots(k, s2Steps, 's2'); return min(f.map((x, i) => M.iou(x, s2Ref[i]))); };
+            sm.s2 = { trigger: s.trigger, good: await s2('good'), wrongtarget: await s2('sm-wrongtarget'), unread: await s2('sm-unread') };
+        }
+    }
     const c1ok = (i) => i.ok && i.artboard === (model.name ?? 're2d') && JSON.stringify(i.animations.map((x) => x.name).sort()) === JSON.stringify(sortedClips) && i.consoleErrors.length === 0;
     const raw = {
         size: [W, H],
@@ -253,6 +281,7 @@ async function runFixture(a, name, page, pageNoGl, logs) {
         perFrame: times.map((t, i) => ({ t: r4(t), iou: r4(M.iou(main.good[i], refImgs[i])), colour: r4(M.colour(main.good[i], refImgs[i])) })),
         c9t,
         walk,
+        sm,
     };
     return { cfg, raw, times, out };
 }
@@ -351,6 +380,21 @@ function evaluate(fx, raw, sc, t, logs, c0) {
         row('W3', 'hidden fill stays hidden', max(w.hidden) <= w.hiddenMax, max(w.hidden), 'draw order reversed', max(w.hiddenZflip),
             max(w.hiddenZflip) > w.hiddenMax, `visible marker ≤ ${w.hiddenMax} of the frame at each of ${w.samples + 1} times`,
             `max ${r4(100 * max(w.hidden))} % (reversed ${r4(100 * max(w.hiddenZflip))} %)`);
+    }
+    if (raw.sm) {
+        const T = 0.99;
+        const ctl = (x) => Math.max(x.wrongtarget, x.unread);
+        const which = (x) => (x.wrongtarget >= x.unread ? 'Entry/Any → Exit' : 'inputs unread');
+        const s1 = raw.sm.s1;
+        row('S1', 'the speed input chooses the clip (state machine)', s1.good >= T, s1.good, which(s1), ctl(s1), ctl(s1) < T,
+            `IoU ≥ ${T} vs the reference (speed 1: walk at 0.4 s; speed 0: idle)`,
+            `wrong target ${r4(s1.wrongtarget)}, unread input ${r4(s1.unread)}`);
+        if (raw.sm.s2) {
+            const s2 = raw.sm.s2;
+            row('S2', `the ${s2.trigger} trigger plays the one-shot and returns`, s2.good >= T, s2.good, which(s2), ctl(s2), ctl(s2) < T,
+                `IoU ≥ ${T} vs the reference (${s2.trigger} at 0.5 s; then the walk at its 0.2 s overshoot)`,
+                `wrong target ${r4(s2.wrongtarget)}, unread input ${r4(s2.unread)}`);
+        }
     }
     // live margins: a threshold is valid only while the controls stay ≥ 0.05 below the correct score
     for (const r of rows) {

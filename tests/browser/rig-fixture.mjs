@@ -118,6 +118,13 @@ function main() {
         translationProbe: 'probe_bob',
         walk: { markerModel: 'model-marker.json', marker: MARKER, samples: 16, hiddenMax: 0.02, differMin: 0.02 },
     };
+    // the state machine of `rig build` (issue 25): idle at speed 0, the walk at 1, the first one-shot's trigger
+    const sm = model.state_machine;
+    if (sm) {
+        const at = (v) => (sm.blend.find((b) => b[1] === v) || [null])[0];
+        harness.sm = { name: sm.name, input: sm.input, idle: at(0), walk: at(1), trigger: sm.triggers.length ? sm.triggers[0][1] : null };
+        if (!harness.sm.idle || !harness.sm.walk) throw new Error('the state machine has no idle at 0 or walk at 1');
+    }
     fs.writeFileSync(path.join(a.out, 'harness.json'), JSON.stringify(harness, null, 2) + '\n');
     if (a.thresholds && fs.existsSync(a.thresholds)) fs.copyFileSync(a.thresholds, path.join(a.out, 'thresholds.json'));
     console.log(`rig-fixture: ${a.out}: ${model.parts.length} parts, root ${root}, knee ${a.knee} (proximal ${proximal}), ${hiddenPx} hidden-fill texels marked`);

@@ -1,0 +1,220 @@
+//! A state machine in the `.riv` (rive-export.md §11): the model's
+//! `state_machine` section, validated, and its records.
+//!
+//! The model JSON (optional):
+//!
+//! ```json
+//! "state_machine": {"name": "sm", "input": "speed",
+//!                   "blend": [["idle", 0], ["walk", 1]],
+//!                   "triggers": [["jump", "jump"], ["wave", "wave"]]}
+//! ```
+//!
+//! One machine, one layer (`locomotion`), and the §11.7 layout (its worked example is this writer's output byte for byte):
+//!
+//! | state | index | what |
+//! |---|---|---|
+//! | Entry | 0 | → the blend, unconditional, duration 0 |
+//! | Any | 1 | → one-shot `k` when its trigger fires (one transition per trigger) |
+//! | Exit | 2 | — |
+//! | BlendState1DInput | 3 | the Number input (`speed`, initial 0) over the `blend` clips at their thresholds (strictly ascending), Reset flag (536 = 2) |
+//! | AnimationState | 4 + k | one-shot `k`'s clip; → the blend at 100 % of the clip (flags 12, exitTime 100) |
+//!
+//! Inputs: the Number first (input 0), then one Trigger per one-shot
+//! (input 1 + k). The artboard's `defaultStateMachineId` is 0. Records go
+//! after every clip (§11.4). Clip ids are indices in the model's clip list
+//! (ascending names, as written); a machine is written only when every clip
+//! is (no `--clip`).
+//!
+//! Controls (`--control`, for the browser harness's negative checks):
+//! `sm-wrongtarget` points the Entry transition and every Any → one-shot
+//! transition at the Exit state (speed and triggers then show nothing);
+//! `sm-unread` adds a Number input and a Trigger per one-shot after the
+//! named inputs, and the blend and the conditions read those instead (the
+//! named inputs then drive nothing).
+
+use serde_json::Value as Json;
+
+use super::error::{Code, RivError, err};
+use super::keys::{prop, ty};
+use super::model::Clip;
+use super::write::{RivObject, Value};
+
+/// The validated `state_machine` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Machine {
+    /// Machine name (default `sm`).
+    pub name: String,
+    /// The Number input of the blend (default `speed`).
+    pub input: String,
+    /// Blend clips (indices in the clip list) and thresholds, ascending.
+    pub blend: Vec<(usize, f64)>,
+    /// One-shot clips (indices) and their trigger names.
+    pub triggers: Vec<(usize, String)>,
+}
+
+/// How the writer breaks a machine for a negative control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// The Entry and Any → one-shot transitions point at the Exit state.
+    WrongTarget,
+    /// The blend and the trigger conditions read extra inputs.
+    Unread,
+}
+
+fn bad<T>(msg: impl Into<String>) -> Result<T, RivError> {
+    err(Code::ModelJson, format!("state_machine: {}", msg.into()))
+}
+
+/// Parses the section against the (sorted) clip list; `None` when absent.
+pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivError> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let Json::Object(m) = v else {
+        return bad("is not an object");
+    };
+    let text = |k: &str, d: &str| -> Result<String, RivError> {
+        match m.get(k) {
+            None | Some(Json::Null) => Ok(d.to_string()),
+            Some(Json::String(s)) if !s.is_empty() => Ok(s.clone()),
+            Some(_) => bad(format!("{k} is not a non-empty string")),
+        }
+    };
+    let name = text("name", "sm")?;
+    let input = text("input", "speed")?;
+    let clip = |n: &Json, at: &str| -> Result<usize, RivError> {
+        let Json::String(n) = n else {
+            return bad(format!("{at}: the clip is not a string"));
+        };
+        match clips.iter().position(|c| &c.name == n) {
+            Some(i) => Ok(i),
+            None => bad(format!("{at}: no clip '{n}'")),
+        }
+    };
+    let list = |k: &str| -> Result<Vec<Json>, RivError> {
+        match m.get(k) {
+            None | Some(Json::Null) => Ok(Vec::new()),
+            Some(Json::Array(a)) => Ok(a.clone()),
+            Some(_) => bad(format!("{k} is not an array")),
+        }
+    };
+    let mut blend = Vec::new();
+    for (i, e) in list("blend")?.iter().enumerate() {
+        let at = format!("blend[{i}]");
+        let Some([c, t]) = e.as_array().map(Vec::as_slice) else {
+            return bad(format!("{at} is not a [clip, threshold] pair"));
+        };
+        let t = t.as_f64().filter(|t| t.is_finite()).ok_or_else(|| {
+            RivError::new(
+                Code::ModelJson,
+                format!("state_machine: {at}: the threshold is not a finite number"),
+            )
+        })?;
+        if blend.last().is_some_and(|&(_, p)| t <= p) {
+            return bad(format!(
+                "{at}: threshold {t} does not increase (the runtime never sorts them)"
+            ));
+        }
+        blend.push((clip(c, &at)?, t));
+    }
+    if blend.is_empty() {
+        return bad("blend needs at least one clip");
+    }
+    let mut triggers: Vec<(usize, String)> = Vec::new();
+    for (i, e) in list("triggers")?.iter().enumerate() {
+        let at = format!("triggers[{i}]");
+        let Some([c, n]) = e.as_array().map(Vec::as_slice) else {
+            return bad(format!("{at} is not a [clip, trigger] pair"));
+        };
+        let Some(n) = n.as_str().filter(|n| !n.is_empty()) else {
+            return bad(format!("{at}: the trigger name is not a non-empty string"));
+        };
+        if n == input || triggers.iter().any(|(_, t)| t == n) {
+            return bad(format!("{at}: input name '{n}' is used twice"));
+        }
+        triggers.push((clip(c, &at)?, n.to_string()));
+    }
+    Ok(Some(Machine {
+        name,
+        input,
+        blend,
+        triggers,
+    }))
+}
+
+/// The machine's records (§11.4 order), appended to `out`.
+pub fn records(m: &Machine, broken: Option<Broken>, out: &mut Vec<RivObject>) {
+    let trans = |to: u64, flags: u64, exit: u64| {
+        RivObject::new(ty::STATE_TRANSITION)
+            .with(prop::STATE_TO_ID, Value::Uint(to))
+            .with(prop::TRANSITION_FLAGS, Value::Uint(flags))
+            .with(prop::TRANSITION_DURATION, Value::Uint(0))
+            .with(prop::EXIT_TIME, Value::Uint(exit))
+    };
+    const BLEND: u64 = 3;
+    const EXIT: u64 = 2;
+    let n = m.triggers.len() as u64;
+    out.push(
+        RivObject::new(ty::STATE_MACHINE).with(prop::ANIMATION_NAME, Value::Str(m.name.clone())),
+    );
+    out.push(
+        RivObject::new(ty::SM_NUMBER)
+            .with(prop::SM_NAME, Value::Str(m.input.clone()))
+            .with(prop::SM_NUMBER_VALUE, Value::double(0.0)),
+    );
+    for (_, t) in &m.triggers {
+        out.push(RivObject::new(ty::SM_TRIGGER).with(prop::SM_NAME, Value::Str(t.clone())));
+    }
+    if broken == Some(Broken::Unread) {
+        out.push(
+            RivObject::new(ty::SM_NUMBER)
+                .with(prop::SM_NAME, Value::Str(format!("{}-unread", m.input)))
+                .with(prop::SM_NUMBER_VALUE, Value::double(0.0)),
+        );
+        for (_, t) in &m.triggers {
+            out.push(
+                RivObject::new(ty::SM_TRIGGER)
+                    .with(prop::SM_NAME, Value::Str(format!("{t}-unread"))),
+            );
+        }
+    }
+    out.push(RivObject::new(ty::SM_LAYER).with(prop::SM_NAME, Value::Str("locomotion".into())));
+    let wrong = broken == Some(Broken::WrongTarget);
+    let unread = broken == Some(Broken::Unread);
+    out.push(RivObject::new(ty::ENTRY_STATE));
+    out.push(trans(if wrong { EXIT } else { BLEND }, 0, 0));
+    out.push(RivObject::new(ty::ANY_STATE));
+    for k in 0..n {
+        let to = if wrong { EXIT } else { 4 + k };
+        out.push(trans(to, 0, 0));
+        let input = if unread { 2 + n + k } else { 1 + k };
+        out.push(
+            RivObject::new(ty::TRIGGER_CONDITION)
+                .with(prop::CONDITION_INPUT_ID, Value::Uint(input)),
+        );
+    }
+    out.push(RivObject::new(ty::EXIT_STATE));
+    out.push(
+        RivObject::new(ty::BLEND_STATE_1D)
+            .with(
+                prop::BLEND_INPUT_ID,
+                Value::Uint(if unread { 1 + n } else { 0 }),
+            )
+            .with(prop::LAYER_STATE_FLAGS, Value::Uint(2)),
+    );
+    for &(c, t) in &m.blend {
+        out.push(
+            RivObject::new(ty::BLEND_ANIMATION_1D)
+                .with(prop::BLEND_ANIMATION_ID, Value::Uint(c as u64))
+                .with(prop::BLEND_VALUE, Value::double(t)),
+        );
+    }
+    for (c, _) in &m.triggers {
+        out.push(
+            RivObject::new(ty::ANIMATION_STATE)
+                .with(prop::ANIMATION_STATE_ANIMATION_ID, Value::Uint(*c as u64)),
+        );
+        // back to the blend when the one-shot ends: exit time on, in percent, 100 %
+        out.push(trans(BLEND, 12, 100));
+    }
+}
