@@ -1,19 +1,62 @@
-//! Stage 3: slicing the silhouette into parts (rig.md §3).
+//! Stage 3: slicing the silhouette into parts (rig.md §3; issue 24).
 //!
 //! - **Tube** of a bone: pixel centres `(x + 0.5, y + 0.5)` whose distance to
 //!   the nearest point of some segment of the polyline is at most the radius
-//!   interpolated (linearly) at that point.
-//! - **Ownership** (`owner`, every pixel with alpha > 0): the nearest
-//!   (smallest depth; equal depths: later declared) part whose tube contains
-//!   the pixel; a pixel in no tube goes to the tube with the smallest signed
-//!   distance (closest outline). `labels` is the ownership map of the
-//!   pixels with alpha ≥ 128 (red of `labels.png`: 1 + bone index).
+//!   interpolated (linearly) at that point. Its **core**: within
+//!   [`CORE`] · radius of the axis. Its **inner zone**: deeper than
+//!   [`SEED_IN`] · radius inside the outline (a declared radius may be that
+//!   much wider than the paint). A bone declared `"part": false` has no tube
+//!   here: it owns nothing.
+//! - **Painted edge**: a pixel whose largest premultiplied channel (or alpha)
+//!   step to a pixel one or two away along its row or column is at least
+//!   [`EDGE`] ([`edges`]); crossing it costs that step / 8, any other pixel
+//!   costs 0.
+//! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
+//!   1. *Seeds* of a bone: the non-edge pixels of its inner zone where its
+//!      tube is the nearest; a bone without any such pixel seeds on the
+//!      non-edge pixels of its core that no other core contains.
+//!   2. A two-label Dijkstra (4-connected, over pixels with alpha > 0) of the
+//!      geodesic distance (the sum of the crossing costs) from every bone's
+//!      seeds; a label only enters pixels inside its own tube, or in no tube.
+//!      The key is `distance · n + rank` (rank 0 = the nearest bone), so of
+//!      equal distances the nearer bone wins; each pixel keeps its best label
+//!      and the best other one.
+//!   3. A pixel inside some tube that a label reaches at distance 0 (through
+//!      paint, crossing no edge) goes to the nearest such bone. A pixel inside
+//!      some tube that every label reaches only across an edge (an outline, a
+//!      colour edge) goes by the tube rule (the nearest tube containing it).
+//!      A pixel in no tube goes to the label with the smallest distance; one no
+//!      seed reaches, to the closest tube outline.
+//!   So paint decides the contested pixels only where it separates (a region
+//!   enclosed by an outline belongs to the part whose seeds are in it), and
+//!   the tubes decide where it does not (a garment painted as one shape).
+//! - **Ownership, `--slicing tubes`** ([`Rule::Tubes`], the rule before issue
+//!   24, for comparison): the nearest (smallest depth; equal depths: later
+//!   declared) part whose tube contains the pixel; a pixel in no tube goes to
+//!   the tube with the smallest signed distance (closest outline).
+//! - `labels` is the ownership map of the pixels with alpha ≥ 128 (red of
+//!   `labels.png`: 1 + bone index). [`how`] records per pixel whether
+//!   geometry (inside one tube only), paint (a strictly smaller distance) or a
+//!   tie-break (depth between equal distances, or the tube rule) decided it.
 //! - **Part** `k`: its tube cut by the silhouette, plus the pixels it owns
 //!   outside its tube. Visible = owned by `k`; hidden = the rest. A hidden
 //!   pixel takes the despilled colour of the nearest visible pixel of the
 //!   same part (exact Euclidean nearest: Felzenszwalb–Huttenlocher distance
 //!   transform with nearest-index propagation; ties: the smaller row, then
-//!   column) and its own silhouette alpha. No visible pixel: `E_RIG_PART`.
+//!   column) and its own silhouette alpha.
+//! - **Partless bones**: a bone with no visible pixel has no part (a 0 × 0
+//!   image, no mesh, no texture) but stays in the skeleton, animated, moving
+//!   its children; unless declared `"part": false` this is a warning naming
+//!   the tubes that own its tube's pixels (at most two with ≥ 10 % each),
+//!   their depths and radii. A visible part under [`SLIVER`] of its tube's
+//!   pixels is a *sliver* warning with the same culprits. `E_RIG_PART` is
+//!   left for bad input: a bone (with a part) whose tube contains no pixel of
+//!   the figure, or a declaration in which no bone has a part.
+//! - **Confidence** ([`Confidence`], no truth needed): per part the visible
+//!   pixels decided by geometry, paint or a tie-break; the part-to-part
+//!   border pixel pairs and those on no painted edge. *Doubt* = the mean of
+//!   the tie share and the unpainted-border share. Its control is the same
+//!   drawing with every radius doubled ([`doubled`]).
 //! - **Crop**: the part's pixels' bounding box plus [`MARGIN`] px, clipped to
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
 
