@@ -27,6 +27,7 @@
 //!      colour edge) goes by the tube rule (the nearest tube containing it).
 //!      A pixel in no tube goes to the label with the smallest distance; one no
 //!      seed reaches, to the closest tube outline.
+//!
 //!   So paint decides the contested pixels only where it separates (a region
 //!   enclosed by an outline belongs to the part whose seeds are in it), and
 //!   the tubes decide where it does not (a garment painted as one shape).
