@@ -7,16 +7,19 @@
 //!   [`SEED_IN`] · radius inside the outline (a declared radius may be that
 //!   much wider than the paint). A bone declared `"part": false` has no tube
 //!   here: it owns nothing.
-//! - **Painted edge**: a pixel whose largest premultiplied channel (or alpha)
-//!   step to a pixel one or two away along its row or column is at least
-//!   [`EDGE`] ([`edges`]); crossing it costs that step / 8, any other pixel
-//!   costs 0.
+//! - **Painted edge**: a step between two pixels where the largest
+//!   premultiplied channel (or alpha) difference from a pixel to its
+//!   4-neighbour, or to the pixel after that neighbour in the same direction
+//!   (an anti-aliased edge spread over two pixels), is at least [`EDGE`].
+//!   Stepping across it costs that difference / 8; any other step costs 0.
+//!   (An *edge pixel*, [`edges`], is one with such a step to a pixel one or
+//!   two away: seeds are never on one; the confidence's border test uses it.)
 //! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
 //!   1. *Seeds* of a bone: the non-edge pixels of its inner zone where its
 //!      tube is the nearest; a bone without any such pixel seeds on the
 //!      non-edge pixels of its core that no other core contains.
 //!   2. A two-label Dijkstra (4-connected, over pixels with alpha > 0) of the
-//!      geodesic distance (the sum of the crossing costs) from every bone's
+//!      geodesic distance (the sum of the step costs) from every bone's
 //!      seeds; a label only enters pixels inside its own tube, or in no tube.
 //!      The key is `distance · n + rank` (rank 0 = the nearest bone), so of
 //!      equal distances the nearer bone wins; each pixel keeps its best label
@@ -524,7 +527,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 }
 
 /// The paint rule: a two-label Dijkstra of the geodesic distance (the sum of
-/// the crossing costs of painted-edge pixels) from every bone's seeds, with
+/// the step costs across painted edges) from every bone's seeds, with
 /// the key `distance · n + rank` (rank 0 = the nearest bone), so equal
 /// distances go to the nearer bone. Each pixel keeps its best label and the
 /// best different one; a contested pixel whose two are at equal distance is a
@@ -532,12 +535,38 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], howv: &mut [u8]) {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
-    let e = edges(sil);
-    let cost: Vec<u8> = e
+    // seeds are never on a painted edge
+    let cost: Vec<u8> = edges(sil)
         .iter()
         .map(|&v| if v >= EDGE { v >> COST_SHIFT } else { 0 })
         .collect();
-    drop(e);
+    let pm = |i: usize| -> [i32; 4] {
+        let p = &sil.rgba[i * 4..i * 4 + 4];
+        let a = p[3] as i32;
+        [
+            (p[0] as i32 * a + 127) / 255,
+            (p[1] as i32 * a + 127) / 255,
+            (p[2] as i32 * a + 127) / 255,
+            a,
+        ]
+    };
+    // the cost of stepping from i to j: the largest step of any premultiplied
+    // channel from i to j or to the pixel after j in the same direction (an
+    // anti-aliased edge spread over two pixels still shows its whole step),
+    // shifted, when it is a painted edge
+    let link = |i: usize, j: usize, j2: Option<usize>| -> u64 {
+        let (a, b) = (pm(i), pm(j));
+        let mut m = (0..4).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0);
+        if let Some(j2) = j2 {
+            let c2 = pm(j2);
+            m = m.max((0..4).map(|c| (a[c] - c2[c]).abs()).max().unwrap_or(0));
+        }
+        if m >= EDGE as i32 {
+            (m.min(255) as u64) >> COST_SHIFT
+        } else {
+            0
+        }
+    };
     // rank: 0 = nearest
     let mut rank = vec![0u64; n];
     for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
@@ -603,12 +632,12 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
             let rk = rank[l as usize - 1];
             let (x, y) = (i % w, i / w);
             let nbrs = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
+                (x > 0).then(|| (i - 1, (x > 1).then(|| i - 2))),
+                (x + 1 < w).then(|| (i + 1, (x + 2 < w).then(|| i + 2))),
+                (y > 0).then(|| (i - w, (y > 1).then(|| i - 2 * w))),
+                (y + 1 < h).then(|| (i + w, (y + 2 < h).then(|| i + 2 * w))),
             ];
-            for j in nbrs.into_iter().flatten() {
+            for (j, j2) in nbrs.into_iter().flatten() {
                 if sil.alpha(j) == 0 || settled[j] == 2 {
                     continue;
                 }
@@ -617,7 +646,7 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
                 if cv.count[j] > 0 && !(0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32) {
                     continue;
                 }
-                let nk = ((d + cost[j] as u64) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let nk = ((d + link(i, j, j2)) * nr + rk).min(UNSET as u64 - 1) as u32;
                 let push = if settled[j] == 1 {
                     if l1[j] != l && nk < t2[j] {
                         t2[j] = nk;
