@@ -321,8 +321,6 @@ pub const CORE: f64 = 0.5;
 /// The inner zone of a tube: deeper than this share of the radius inside its
 /// outline (a declared radius may be this much wider than the paint).
 pub const SEED_IN: f64 = 0.25;
-/// Seeds also in the round cap beyond the last point.
-const CAP_SEEDS: bool = true;
 /// Edge strength (largest premultiplied channel step to a 4-neighbour, 0..255)
 /// from which a pixel is a painted edge.
 pub const EDGE: u8 = 32;
@@ -343,11 +341,11 @@ pub mod how {
 }
 
 /// Tube and core distances of `p` to bone `b`: the smallest `|p − c(t)| − r(t)`
-/// and the smallest `|p − c(t)| − CORE·r(t)` over the segments.
+/// and the smallest `|p − c(t)| − CORE·r(t)` over the segments; and whether
+/// `p` is in the inner zone (`|p − c(t)| ≤ (1 − SEED_IN)·r(t)` for a segment).
 fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
     let (mut bt, mut bc) = (f64::MAX, f64::MAX);
     let mut inner = false;
-    let last = b.points.len() - 2;
     for i in 0..b.points.len() - 1 {
         let (a, q) = (b.points[i], b.points[i + 1]);
         let (ra, rb) = (b.radii[i], b.radii[i + 1]);
@@ -362,10 +360,8 @@ fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
         };
         bt = bt.min(d - r);
         bc = bc.min(d - CORE * r);
-        // the inner zone: deeper than SEED_IN of the radius, not in the cap
-        // beyond the last point
-        let beyond = i == last && l2 > 0.0 && (p[0] - q[0]) * dx + (p[1] - q[1]) * dy > 0.0;
-        inner |= (!beyond || CAP_SEEDS) && d <= (1.0 - SEED_IN) * r;
+        // the inner zone: deeper than SEED_IN of the radius
+        inner |= d <= (1.0 - SEED_IN) * r;
     }
     (bt, bc, inner)
 }
