@@ -1,19 +1,66 @@
-//! Stage 3: slicing the silhouette into parts (rig.md §3).
+//! Stage 3: slicing the silhouette into parts (rig.md §3; issue 24).
 //!
 //! - **Tube** of a bone: pixel centres `(x + 0.5, y + 0.5)` whose distance to
 //!   the nearest point of some segment of the polyline is at most the radius
-//!   interpolated (linearly) at that point.
-//! - **Ownership** (`owner`, every pixel with alpha > 0): the nearest
-//!   (smallest depth; equal depths: later declared) part whose tube contains
-//!   the pixel; a pixel in no tube goes to the tube with the smallest signed
-//!   distance (closest outline). `labels` is the ownership map of the
-//!   pixels with alpha ≥ 128 (red of `labels.png`: 1 + bone index).
+//!   interpolated (linearly) at that point. Its **core**: within
+//!   [`CORE`] · radius of the axis. Its **inner zone**: deeper than
+//!   [`SEED_IN`] · radius inside the outline (a declared radius may be that
+//!   much wider than the paint). A bone declared `"part": false` has no tube
+//!   here: it owns nothing.
+//! - **Painted edge**: a step between two pixels where the largest
+//!   premultiplied channel (or alpha) difference from a pixel to its
+//!   4-neighbour, or to the pixel after that neighbour in the same direction
+//!   (an anti-aliased edge spread over two pixels), is at least [`EDGE`].
+//!   Stepping across it costs that difference / 8; any other step costs 0.
+//!   (An *edge pixel*, [`edges`], is one with such a step to a pixel one or
+//!   two away: seeds are never on one; the confidence's border test uses it.)
+//! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
+//!   1. *Seeds* of a bone: the non-edge pixels of its inner zone where its
+//!      tube is the nearest; a bone without any such pixel seeds on the
+//!      non-edge pixels of its core that no other core contains.
+//!   2. A two-label Dijkstra (4-connected, over pixels with alpha > 0) of the
+//!      geodesic distance (the sum of the step costs) from every bone's
+//!      seeds; a label only enters pixels inside its own tube, or in no tube.
+//!      The key is `distance · n + rank` (rank 0 = the nearest bone), so of
+//!      equal distances the nearer bone wins; each pixel keeps its best label
+//!      and the best other one.
+//!   3. A pixel inside some tube that a label reaches at distance 0 (through
+//!      paint, crossing no edge) goes to the nearest such bone. A pixel inside
+//!      some tube that every label reaches only across an edge (an outline, a
+//!      colour edge) goes by the tube rule (the nearest tube containing it).
+//!      A pixel in no tube goes to the label with the smallest distance; one no
+//!      seed reaches, to the closest tube outline.
+//!
+//!   So paint decides the contested pixels only where it separates (a region
+//!   enclosed by an outline belongs to the part whose seeds are in it), and
+//!   the tubes decide where it does not (a garment painted as one shape).
+//! - **Ownership, `--slicing tubes`** ([`Rule::Tubes`], the rule before issue
+//!   24, for comparison): the nearest (smallest depth; equal depths: later
+//!   declared) part whose tube contains the pixel; a pixel in no tube goes to
+//!   the tube with the smallest signed distance (closest outline).
+//! - `labels` is the ownership map of the pixels with alpha ≥ 128 (red of
+//!   `labels.png`: 1 + bone index). [`how`] records per pixel whether
+//!   geometry (inside one tube only), paint (a strictly smaller distance) or a
+//!   tie-break (depth between equal distances, or the tube rule) decided it.
 //! - **Part** `k`: its tube cut by the silhouette, plus the pixels it owns
 //!   outside its tube. Visible = owned by `k`; hidden = the rest. A hidden
 //!   pixel takes the despilled colour of the nearest visible pixel of the
 //!   same part (exact Euclidean nearest: Felzenszwalb–Huttenlocher distance
 //!   transform with nearest-index propagation; ties: the smaller row, then
-//!   column) and its own silhouette alpha. No visible pixel: `E_RIG_PART`.
+//!   column) and its own silhouette alpha.
+//! - **Partless bones**: a bone with no visible pixel has no part (a 0 × 0
+//!   image, no mesh, no texture) but stays in the skeleton, animated, moving
+//!   its children; unless declared `"part": false` this is a warning naming
+//!   the tubes that own its tube's pixels (at most two with ≥ 10 % each),
+//!   their depths and radii. A visible part under [`SLIVER`] of its tube's
+//!   pixels is a *sliver* warning with the same culprits. `E_RIG_PART` is
+//!   left for bad input: a bone (with a part) whose tube contains no pixel of
+//!   the figure, or a declaration in which no bone has a part.
+//! - **Confidence** ([`Confidence`], no truth needed): per part the visible
+//!   pixels decided by geometry, paint or a tie-break; the part-to-part
+//!   border pixel pairs and those on no painted edge. *Doubt* = the mean of
+//!   the tie share and the unpainted-border share. Its control is the same
+//!   drawing with every radius doubled ([`doubled`]).
 //! - **Crop**: the part's pixels' bounding box plus [`MARGIN`] px, clipped to
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
 
@@ -274,8 +321,6 @@ pub const CORE: f64 = 0.5;
 /// The inner zone of a tube: deeper than this share of the radius inside its
 /// outline (a declared radius may be this much wider than the paint).
 pub const SEED_IN: f64 = 0.25;
-/// Seeds also in the round cap beyond the last point.
-const CAP_SEEDS: bool = true;
 /// Edge strength (largest premultiplied channel step to a 4-neighbour, 0..255)
 /// from which a pixel is a painted edge.
 pub const EDGE: u8 = 32;
@@ -296,11 +341,11 @@ pub mod how {
 }
 
 /// Tube and core distances of `p` to bone `b`: the smallest `|p − c(t)| − r(t)`
-/// and the smallest `|p − c(t)| − CORE·r(t)` over the segments.
+/// and the smallest `|p − c(t)| − CORE·r(t)` over the segments; and whether
+/// `p` is in the inner zone (`|p − c(t)| ≤ (1 − SEED_IN)·r(t)` for a segment).
 fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
     let (mut bt, mut bc) = (f64::MAX, f64::MAX);
     let mut inner = false;
-    let last = b.points.len() - 2;
     for i in 0..b.points.len() - 1 {
         let (a, q) = (b.points[i], b.points[i + 1]);
         let (ra, rb) = (b.radii[i], b.radii[i + 1]);
@@ -315,10 +360,8 @@ fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
         };
         bt = bt.min(d - r);
         bc = bc.min(d - CORE * r);
-        // the inner zone: deeper than SEED_IN of the radius, not in the cap
-        // beyond the last point
-        let beyond = i == last && l2 > 0.0 && (p[0] - q[0]) * dx + (p[1] - q[1]) * dy > 0.0;
-        inner |= (!beyond || CAP_SEEDS) && d <= (1.0 - SEED_IN) * r;
+        // the inner zone: deeper than SEED_IN of the radius
+        inner |= d <= (1.0 - SEED_IN) * r;
     }
     (bt, bc, inner)
 }
@@ -480,7 +523,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 }
 
 /// The paint rule: a two-label Dijkstra of the geodesic distance (the sum of
-/// the crossing costs of painted-edge pixels) from every bone's seeds, with
+/// the step costs across painted edges) from every bone's seeds, with
 /// the key `distance · n + rank` (rank 0 = the nearest bone), so equal
 /// distances go to the nearer bone. Each pixel keeps its best label and the
 /// best different one; a contested pixel whose two are at equal distance is a
@@ -488,12 +531,38 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], howv: &mut [u8]) {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
-    let e = edges(sil);
-    let cost: Vec<u8> = e
+    // seeds are never on a painted edge
+    let cost: Vec<u8> = edges(sil)
         .iter()
         .map(|&v| if v >= EDGE { v >> COST_SHIFT } else { 0 })
         .collect();
-    drop(e);
+    let pm = |i: usize| -> [i32; 4] {
+        let p = &sil.rgba[i * 4..i * 4 + 4];
+        let a = p[3] as i32;
+        [
+            (p[0] as i32 * a + 127) / 255,
+            (p[1] as i32 * a + 127) / 255,
+            (p[2] as i32 * a + 127) / 255,
+            a,
+        ]
+    };
+    // the cost of stepping from i to j: the largest step of any premultiplied
+    // channel from i to j or to the pixel after j in the same direction (an
+    // anti-aliased edge spread over two pixels still shows its whole step),
+    // shifted, when it is a painted edge
+    let link = |i: usize, j: usize, j2: Option<usize>| -> u64 {
+        let (a, b) = (pm(i), pm(j));
+        let mut m = (0..4).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0);
+        if let Some(j2) = j2 {
+            let c2 = pm(j2);
+            m = m.max((0..4).map(|c| (a[c] - c2[c]).abs()).max().unwrap_or(0));
+        }
+        if m >= EDGE as i32 {
+            (m.min(255) as u64) >> COST_SHIFT
+        } else {
+            0
+        }
+    };
     // rank: 0 = nearest
     let mut rank = vec![0u64; n];
     for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
@@ -559,12 +628,12 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
             let rk = rank[l as usize - 1];
             let (x, y) = (i % w, i / w);
             let nbrs = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
+                (x > 0).then(|| (i - 1, (x > 1).then(|| i - 2))),
+                (x + 1 < w).then(|| (i + 1, (x + 2 < w).then(|| i + 2))),
+                (y > 0).then(|| (i - w, (y > 1).then(|| i - 2 * w))),
+                (y + 1 < h).then(|| (i + w, (y + 2 < h).then(|| i + 2 * w))),
             ];
-            for j in nbrs.into_iter().flatten() {
+            for (j, j2) in nbrs.into_iter().flatten() {
                 if sil.alpha(j) == 0 || settled[j] == 2 {
                     continue;
                 }
@@ -573,7 +642,7 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
                 if cv.count[j] > 0 && !(0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32) {
                     continue;
                 }
-                let nk = ((d + cost[j] as u64) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let nk = ((d + link(i, j, j2)) * nr + rk).min(UNSET as u64 - 1) as u32;
                 let push = if settled[j] == 1 {
                     if l1[j] != l && nk < t2[j] {
                         t2[j] = nk;

@@ -721,14 +721,13 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
             .unwrap_or_else(|| panic!("no warning for {t}: {:?}", paint.warnings));
         assert!(w.contains("dress (depth 2"), "{w}");
     }
-    // every visible part follows the paint at least as well as the tubes; the tube rule gives
+    // every visible part follows the paint (IoU >= 0.95, as issue 24's gate); the tube rule gives
     // the lower shirt to the dress and the shirt-coloured sleeve's edge to the shirt (measured
-    // 0.899 / 0.916 with paint vs 0.692 / 0.792 with tubes; issue 24's 0.95 is not reached
-    // here yet: the two-pixel edge fringes of this small drawing go by the tube rule)
+    // torso 0.956 / arm 0.951 with paint vs 0.692 / 0.792 with tubes)
     for (k, n) in names.iter().enumerate() {
         if paint.parts[k].has_part() {
             assert!(
-                ip[k] >= 0.89 && ip[k] >= it[k],
+                ip[k] >= 0.95,
                 "{n}: paint IoU {:.4} tubes {:.4}",
                 ip[k],
                 it[k]
