@@ -282,10 +282,27 @@ fn splat(
 ) {
     if let Some((n, dd)) = inside_splat(px, py) {
         // The whole splat is inside (the common case): no bounds tests.
-        splat_pixel(depth, distance, out, n, dd[0], z, rgba);
-        splat_pixel(depth, distance, out, n + 1, dd[1], z, rgba);
-        splat_pixel(depth, distance, out, n + DRAW_SIZE, dd[2], z, rgba);
-        splat_pixel(depth, distance, out, n + DRAW_SIZE + 1, dd[3], z, rgba);
+        let at = [n, n + 1, n + DRAW_SIZE, n + DRAW_SIZE + 1];
+        let (hidden, tie) = depth_tests(depth, n, z);
+        if hidden == 0b1111 {
+            return;
+        }
+        if tie & !hidden == 0 {
+            for k in 0..4 {
+                if hidden & 1 << k == 0 {
+                    distance[at[k]] = dd[k] as f32;
+                    depth[at[k]] = z as f32;
+                    let o: &mut [u8; 4] = (&mut out[at[k] * 4..at[k] * 4 + 4]).try_into().unwrap();
+                    *o = rgba;
+                }
+            }
+        } else {
+            for k in 0..4 {
+                if hidden & 1 << k == 0 {
+                    splat_pixel(depth, distance, out, at[k], dd[k], z, rgba);
+                }
+            }
+        }
         return;
     }
     let x0 = floor_i32(px) as i64;
@@ -370,6 +387,57 @@ fn inside_splat(px: f64, py: f64) -> Option<(usize, [f64; 4])> {
     Some((y0 as usize * DRAW_SIZE + x0 as usize, dd))
 }
 
+/// The depth tests of the four pixels of the inside splat at `n` (bit k of
+/// pixel k in the order of [`inside_splat`]): `hidden` where `z < d − 0.001`,
+/// `tie` where `|z − d| ≤ 0.001`, with `d` the stored depth as f64.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn depth_tests(depth: &[f32; DRAW_PIXELS], n: usize, z: f64) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    assert!(n + DRAW_SIZE + 1 < DRAW_PIXELS);
+    // SAFETY: SSE2 is part of the x86-64 baseline; the two 8-byte loads read
+    // depth[n..n + 2] and depth[n + 128..n + 130], inside the array (asserted).
+    unsafe {
+        let row = |i: usize| {
+            _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd(
+                depth.as_ptr().add(i).cast::<f64>(),
+            )))
+        };
+        let (top, bottom) = (row(n), row(n + DRAW_SIZE));
+        let zv = _mm_set1_pd(z);
+        let eps = _mm_set1_pd(0.001);
+        let sign = _mm_set1_pd(-0.0);
+        let hid = |d: __m128d| _mm_movemask_pd(_mm_cmplt_pd(zv, _mm_sub_pd(d, eps))) as u32;
+        let tie = |d: __m128d| {
+            _mm_movemask_pd(_mm_cmple_pd(_mm_andnot_pd(sign, _mm_sub_pd(zv, d)), eps)) as u32
+        };
+        (hid(top) | hid(bottom) << 2, tie(top) | tie(bottom) << 2)
+    }
+}
+
+/// The scalar form of [`depth_tests`].
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn depth_tests(depth: &[f32; DRAW_PIXELS], n: usize, z: f64) -> (u32, u32) {
+    depth_tests_scalar(depth, n, z)
+}
+
+/// [`depth_tests`] one pixel at a time, in the words of §6.3 step 8.1–8.2.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn depth_tests_scalar(depth: &[f32; DRAW_PIXELS], n: usize, z: f64) -> (u32, u32) {
+    let (mut hidden, mut tie) = (0, 0);
+    for (k, i) in [n, n + 1, n + DRAW_SIZE, n + DRAW_SIZE + 1]
+        .into_iter()
+        .enumerate()
+    {
+        let d = depth[i] as f64;
+        hidden |= ((z < d - 0.001) as u32) << k;
+        tie |= (((z - d).abs() <= 0.001) as u32) << k;
+    }
+    (hidden, tie)
+}
+
 /// Steps 8.1–8.5 for pixel `n`, `dd` its squared distance from the point.
 #[inline(always)]
 fn splat_pixel(
@@ -408,4 +476,38 @@ fn splat_pixel(
 #[inline(never)]
 fn tie_lost(new: [u8; 4], old: [u8; 4]) -> bool {
     colour_loses(new, old)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SSE2 depth tests give the scalar masks, at the 0.001 margins,
+    /// with NaN and infinite depths.
+    #[test]
+    fn depth_tests_match_the_scalar_form() {
+        let mut depth = Box::new([0f32; DRAW_PIXELS]);
+        let specials = [0.0, -1e9, 1e9, f32::NAN, f32::INFINITY, -0.0];
+        let mut seed = 12345u32;
+        let mut checked = 0;
+        for round in 0..4000 {
+            let n = (round * 37) % (DRAW_PIXELS - DRAW_SIZE - 1);
+            let z = (round % 200) as f64 * 0.0005 - 0.05;
+            for i in [n, n + 1, n + DRAW_SIZE, n + DRAW_SIZE + 1] {
+                seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+                depth[i] = match seed >> 29 {
+                    0 => specials[(seed >> 8) as usize % specials.len()],
+                    // Right at the margins, both sides.
+                    1 | 2 => (z + 0.001) as f32,
+                    3 => (z - 0.001) as f32,
+                    _ => (z + ((seed >> 8) % 400) as f64 * 1e-5 - 0.002) as f32,
+                };
+            }
+            let (h, t) = depth_tests_scalar(&depth, n, z);
+            assert_eq!(depth_tests(&depth, n, z), (h, t), "n {n} z {z}");
+            checked |= h | t << 4;
+        }
+        // Both outcomes of both tests were seen on every pixel.
+        assert_eq!(checked, 0xff);
+    }
 }

@@ -9,10 +9,11 @@ use super::decode::{for_active, point};
 use super::texels::Texels;
 use super::{DecodeError, DecodeErrorKind, GRID_H, GRID_W, MAX_POINTS, header_error, maps};
 
-/// The cell grid of §8.1 step 4 and the active cells in scan order.
+/// The active cells of §8.1 step 4 in scan order; cell `cells[i]` is
+/// point `i`. The neighbours §8.2 reads are found by walking a grid row and
+/// the row below it together (both sorted), so no 256×192 index grid is
+/// filled per decode.
 pub(crate) struct Grid {
-    /// Point index per cell (`my·256 + mx`), −1 for inactive cells.
-    index: Vec<i32>,
     /// Active cells in row-major order, as `my·256 + mx`.
     cells: Vec<u32>,
 }
@@ -22,17 +23,24 @@ impl Grid {
     /// invalid or memory is short.
     pub fn new(img: &AtlasImage<'_>) -> Option<Grid> {
         let t = maps(img)?;
-        let mut index = Vec::new();
-        index.try_reserve_exact(MAX_POINTS).ok()?;
-        index.resize(MAX_POINTS, -1);
         let mut cells = Vec::new();
         cells.try_reserve_exact(MAX_POINTS).ok()?;
         let Ok(()) = for_active::<Infallible>(&t, |mx, my| {
-            index[my * GRID_W + mx] = cells.len() as i32;
             cells.push((my * GRID_W + mx) as u32);
             Ok(())
         });
-        Some(Grid { index, cells })
+        Some(Grid { cells })
+    }
+
+    /// Point index per cell (`my·256 + mx`), −1 for inactive cells.
+    fn index(&self) -> Option<Vec<i32>> {
+        let mut index = Vec::new();
+        index.try_reserve_exact(MAX_POINTS).ok()?;
+        index.resize(MAX_POINTS, -1);
+        for (i, &c) in self.cells.iter().enumerate() {
+            index[c as usize] = i as i32;
+        }
+        Some(index)
     }
 
     /// Number of active cells (points).
@@ -76,12 +84,13 @@ impl Grid {
             }
             // SAFETY: slots[..decoded] were initialised by `point` above.
             let points = unsafe { assume_init(&mut slots[..decoded]) };
-            augment_cells(&t, points, &self.index, &self.cells[above..start]);
+            augment_row(&t, points, &self.cells, above..start, start..decoded);
             above = start;
         }
         // SAFETY: every slot is initialised now.
         let points = unsafe { assume_init(slots) };
-        augment_cells(&t, points, &self.index, &self.cells[above..]);
+        let n = self.cells.len();
+        augment_row(&t, points, &self.cells, above..n, n..n);
         Ok(())
     }
 }
@@ -98,7 +107,7 @@ unsafe fn assume_init(s: &mut [MaybeUninit<R2DRotPoint>]) -> &mut [R2DRotPoint] 
 /// Cell → point index map of §8.1 step 4 (−1 for inactive cells). `None`
 /// when the header is invalid or the grid cannot be allocated.
 pub fn cell_grid(img: &AtlasImage<'_>) -> Option<Vec<i32>> {
-    Grid::new(img).map(|g| g.index)
+    Grid::new(img)?.index()
 }
 
 /// What §8.2 reads of a neighbouring base point.
@@ -139,10 +148,10 @@ impl Base {
 /// never changed, so the order of the updates does not matter.
 fn augment_cells(t: &Texels<'_>, points: &mut [R2DRotPoint], index: &[i32], cells: &[u32]) {
     let index = &index[..MAX_POINTS];
+    let at = |i: i32| (i >= 0).then_some(i as usize);
     for &c in cells {
         let g = c as usize;
         let (mx, my) = (g % GRID_W, g / GRID_W);
-        let idx = index[g];
         let right = if mx < GRID_W - 1 { index[g + 1] } else { -1 };
         let down = if my < GRID_H - 1 {
             index[g + GRID_W]
@@ -154,17 +163,68 @@ fn augment_cells(t: &Texels<'_>, points: &mut [R2DRotPoint], index: &[i32], cell
         } else {
             -1
         };
-        let at = |i: i32| (i >= 0).then(|| Base::of(&points[i as usize]));
-        let p = Base::of(&points[idx as usize]);
-        let (r, d, b) = (at(right), at(down), at(diag));
-        let corners = match (r, d, b) {
-            (Some(r), Some(d), Some(b)) if r.close(&p) && d.close(&p) && b.close(&p) => {
-                Some([p, r, d, b])
-            }
-            _ => None,
-        };
-        cell(t, mx, my, p, r, corners, &mut points[idx as usize]);
+        let idx = index[g] as usize;
+        augment(t, points, g, idx, [at(right), at(down), at(diag)]);
     }
+}
+
+/// [`augment_cells`] for the grid row `cells[row]` (points `row`), with
+/// `cells[next]` the active cells of the grid row that follows it in scan
+/// order (its neighbours below when that row is the next one). Both lists
+/// are sorted, so one forward walk over `next` finds every lower and
+/// diagonal neighbour; the right neighbour is the row's next cell.
+fn augment_row(
+    t: &Texels<'_>,
+    points: &mut [R2DRotPoint],
+    cells: &[u32],
+    row: std::ops::Range<usize>,
+    next: std::ops::Range<usize>,
+) {
+    let Some(&first) = cells.get(row.start).filter(|_| !row.is_empty()) else {
+        return;
+    };
+    let below = first as usize / GRID_W + 1;
+    let next = match cells.get(next.clone()) {
+        Some(n) if n.first().is_some_and(|&c| c as usize / GRID_W == below) => next,
+        _ => next.start..next.start,
+    };
+    let mut j = next.start;
+    for i in row.clone() {
+        let g = cells[i] as usize;
+        // Same row, so g + 1 is the cell to the right (mx < 255).
+        let right = (i + 1 < row.end && cells[i + 1] as usize == g + 1).then_some(i + 1);
+        while j < next.end && (cells[j] as usize) < g + GRID_W {
+            j += 1;
+        }
+        let down = (j < next.end && cells[j] as usize == g + GRID_W).then_some(j);
+        let k = j + down.is_some() as usize;
+        // g + GRID_W + 1 in the next row: mx < 255 (else it would be two rows down).
+        let diag = (k < next.end && cells[k] as usize == g + GRID_W + 1).then_some(k);
+        augment(t, points, g, i, [right, down, diag]);
+    }
+}
+
+/// The §8.2 update of point `idx` (cell `g`) from its right, lower and
+/// diagonal neighbours' points.
+#[inline(always)]
+fn augment(
+    t: &Texels<'_>,
+    points: &mut [R2DRotPoint],
+    g: usize,
+    idx: usize,
+    [right, down, diag]: [Option<usize>; 3],
+) {
+    let (mx, my) = (g % GRID_W, g / GRID_W);
+    let at = |i: Option<usize>| i.map(|i| Base::of(&points[i]));
+    let p = Base::of(&points[idx]);
+    let (r, d, b) = (at(right), at(down), at(diag));
+    let corners = match (r, d, b) {
+        (Some(r), Some(d), Some(b)) if r.close(&p) && d.close(&p) && b.close(&p) => {
+            Some([p, r, d, b])
+        }
+        _ => None,
+    };
+    cell(t, mx, my, p, r, corners, &mut points[idx]);
 }
 
 /// The updates of one record (§8.2): `p` is its base, `r` the right
@@ -289,4 +349,42 @@ pub fn decode_anime(img: &AtlasImage<'_>) -> Result<Vec<R2DRotPoint>, DecodeErro
     // SAFETY: decode_anime_into initialised all `count` slots.
     unsafe { points.set_len(grid.count()) };
     Ok(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::synth::dense_atlas;
+    use super::super::decode;
+    use super::*;
+
+    /// The row walk of [`decode_anime`] finds the neighbours the cell grid
+    /// gives [`anime_scan`]: the dense figure with a fifth of its cells
+    /// switched off at random (gaps in rows, lone cells, missing lower and
+    /// diagonal neighbours) and its empty rows between the part tiles.
+    #[test]
+    fn row_walk_matches_the_index_grid() {
+        let mut px = dense_atlas(1);
+        let mut seed = 7u32;
+        for my in 0..GRID_H {
+            for mx in 0..GRID_W {
+                seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+                if seed >> 29 == 0 || (mx == 61 && my % 3 == 0) {
+                    // Coverage alpha 0: the cell is inactive.
+                    px[((768 + my) * 1024 + 512 + mx) * 4 + 3] = 0;
+                }
+            }
+        }
+        let img = AtlasImage::new(&px, 1024, 1024, 4096).unwrap();
+        let base = decode(&img).unwrap();
+        let grid = cell_grid(&img).unwrap();
+        let mut want = Vec::new();
+        anime_scan(&img, &base, &grid, |p| want.push(p));
+        let got = decode_anime(&img).unwrap();
+        assert_eq!(got.len(), want.len());
+        let patches = got.iter().filter(|p| p.textured.get()).count();
+        assert!(patches > 1000 && patches < got.len() * 9 / 10, "{patches}");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "point {i}");
+        }
+    }
 }
