@@ -3,8 +3,12 @@
 //! 20): MSH models with many batches reusing one index range or a huge frame
 //! count, `.riv` files with millions of records, skeleton-mesh models with
 //! thousands of parts or big textures, NRes manifests the reader rejects,
-//! and an archive of 65 536 empty entries. Every file is generated at test
-//! time (nothing large is committed); see `tests/hostile/run.py`.
+//! and an archive of 65 536 empty entries; and one input per row of issue
+//! 29's table (`r29-*`: colliding and overlong bone names, a 2 000-point
+//! bone, a 1 000-joint capture declaring 10^6 frames, a 16384² drawing, 31 M
+//! JSON numbers, broken and 65-byte textures, null numbers, a root height of
+//! 1e37, 16 M `.riv` records). Every file is generated at test time (nothing
+//! large is committed); see `tests/hostile/run.py`.
 
 use std::fs;
 use std::path::Path;
