@@ -3,8 +3,12 @@
 //! 20): MSH models with many batches reusing one index range or a huge frame
 //! count, `.riv` files with millions of records, skeleton-mesh models with
 //! thousands of parts or big textures, NRes manifests the reader rejects,
-//! and an archive of 65 536 empty entries. Every file is generated at test
-//! time (nothing large is committed); see `tests/hostile/run.py`.
+//! and an archive of 65 536 empty entries; and one input per row of issue
+//! 29's table (`r29-*`: colliding and overlong bone names, a 2 000-point
+//! bone, a 1 000-joint capture declaring 10^6 frames, a 16384² drawing, 31 M
+//! JSON numbers, broken and 65-byte textures, null numbers, a root height of
+//! 1e37, 16 M `.riv` records). Every file is generated at test time (nothing
+//! large is committed); see `tests/hostile/run.py`.
 
 use std::fs;
 use std::path::Path;
@@ -383,6 +387,26 @@ fn issue29(dir: &Path) {
         "r29-null-key.model.json",
         model(None, v, json!([1.0, null, 5.0])).as_bytes(),
     );
+    // row 9: a .riv embedding a texture whose header is valid and whose
+    // data is not (riv check read only the header)
+    let j: serde_json::Value = serde_json::from_str(&model(
+        Some("t"),
+        json!([0.0, 0.0, 50.0, 0.0, 0.0, 50.0]),
+        json!([1.0, 5.0, 5.0]),
+    ))
+    .expect("json");
+    let mut src =
+        |_: &str, _: &serde_json::Value| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
+            Ok(("t.png".into(), re2d::riv::fixtures::texture(0.3)))
+        };
+    let m =
+        re2d::riv::Model::from_json(&j, &mut src, &re2d::limits::Limits::DEFAULT).expect("model");
+    let mut riv = re2d::riv::export(&m, &re2d::riv::Options::default())
+        .expect("export")
+        .bytes;
+    let at = riv.windows(4).position(|w| w == b"IDAT").expect("an IDAT") + 8;
+    riv[at..at + 16].iter_mut().for_each(|b| *b ^= 0x5a);
+    write(dir, "r29-broken-tex.riv", &riv);
     // row 10f: the repository's walk with the root height scaled to ~1e37
     let walk = include_str!("../assets/mocap/cmu-131-01-walk.bvh");
     let (head, motion) = walk.split_at(walk.find("Frame Time:").expect("motion"));

@@ -29,10 +29,11 @@ pub struct Limits {
     pub json_max_bytes: u64,
     /// Deepest JSON nesting (arrays + objects) accepted.
     pub json_max_depth: u32,
-    /// Most values (numbers, strings, keys, arrays, objects) of one JSON
-    /// document: a parsed tree holds up to [`JSON_BYTES_PER_VALUE`] bytes per
-    /// value, counted by the pre-pass ([`Limits::check_json_depth`]) before
-    /// any parser runs.
+    /// Most values of one JSON document, weighted by what their parsed tree
+    /// holds ([`json_values`]: a number, string or key 1, an array
+    /// [`JSON_ARRAY_WEIGHT`], an object [`JSON_OBJECT_WEIGHT`]): a tree holds
+    /// up to [`JSON_BYTES_PER_VALUE`] bytes per counted value. Counted by
+    /// the pre-pass ([`Limits::check_json_depth`]) before any parser runs.
     pub json_max_values: u64,
     /// Largest binary input file (PNG, model, archive) read whole (bytes).
     pub file_max_bytes: u64,
@@ -102,11 +103,21 @@ pub struct Limits {
 /// what [`Limits::rig_max_pixels`] is sized with.
 pub const RIG_BYTES_PER_PIXEL: u64 = 26;
 
-/// Bytes a parsed JSON tree (`serde_json::Value`) holds per value at most,
-/// measured (issue 29: 72 bytes per number in an array of 31 M numbers, the
-/// array's doubling growth included): what [`Limits::json_max_values`] is
-/// sized with.
-pub const JSON_BYTES_PER_VALUE: u64 = 72;
+/// Bytes a parsed JSON tree (`serde_json::Value`) holds per counted value
+/// at most, measured as the peak RSS of `re2d export-riv` (the text
+/// included) at 8M counted values: 610 MB for an array of numbers (the
+/// array's doubling growth included), 619 MB of empty strings, 627 MB for
+/// `[[0],[0],…]` (each inner array reserves four slots), 294 MB for
+/// `[{"a":0},…]` (each object a B-tree node of eleven entries); without the
+/// weights `[[0],…]` cost 190 bytes per value. What
+/// [`Limits::json_max_values`] is sized with.
+pub const JSON_BYTES_PER_VALUE: u64 = 80;
+/// What an array counts in [`json_values`] (its first element reserves room
+/// for four).
+pub const JSON_ARRAY_WEIGHT: u64 = 4;
+/// What an object counts in [`json_values`] (its first entry allocates a
+/// B-tree node of eleven).
+pub const JSON_OBJECT_WEIGHT: u64 = 12;
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
@@ -217,7 +228,7 @@ impl Limits {
         ),
         (
             "json-max-values",
-            "most values (numbers, strings, keys, arrays, objects) in one JSON document (about 72 bytes each once parsed)",
+            "most values in one JSON document (a number, string or key 1, an array 4, an object 12; about 80 bytes each once parsed)",
             "8M",
         ),
         (
@@ -467,10 +478,9 @@ impl Limits {
     }
 
     /// Checks the nesting depth of a JSON text (arrays and objects, strings
-    /// skipped) and its number of values (`json-max-values`: every value,
-    /// key, array and object, i.e. the commas, colons and opening brackets
-    /// plus one) without parsing it: a cheap pre-pass before any parser
-    /// recurses or builds a tree.
+    /// skipped) and its weighted number of values (`json-max-values`, see
+    /// [`json_values`]) without parsing it: a cheap pre-pass before any
+    /// parser recurses or builds a tree.
     pub fn check_json_depth(&self, text: &[u8]) -> Result<(), LimitError> {
         let max = self.json_max_depth.min(JSON_DEPTH_CEILING) as usize;
         let (mut depth, mut in_str, mut esc) = (0usize, false, false);
@@ -490,7 +500,11 @@ impl Limits {
                 b'"' => in_str = true,
                 b',' | b':' => values += 1,
                 b'[' | b'{' => {
-                    values += 1;
+                    values += if b == b'[' {
+                        JSON_ARRAY_WEIGHT
+                    } else {
+                        JSON_OBJECT_WEIGHT
+                    };
                     depth += 1;
                     if depth > max {
                         return Err(LimitError::new(
@@ -507,7 +521,7 @@ impl Limits {
             return Err(LimitError::new(
                 "json-max-values",
                 format!(
-                    "the JSON has {values} values or more, more than {} (about {JSON_BYTES_PER_VALUE} bytes each once parsed)",
+                    "the JSON counts {values} values or more (arrays {JSON_ARRAY_WEIGHT}, objects {JSON_OBJECT_WEIGHT}), more than {} (about {JSON_BYTES_PER_VALUE} bytes each once parsed)",
                     self.json_max_values
                 ),
             ));
@@ -516,10 +530,11 @@ impl Limits {
     }
 }
 
-/// The number of values of a JSON text as [`Limits::check_json_depth`]
-/// counts them (commas, colons and opening brackets outside strings, plus
-/// one): a tree parsed from it holds up to that many times
-/// [`JSON_BYTES_PER_VALUE`] bytes.
+/// The weighted number of values of a JSON text as
+/// [`Limits::check_json_depth`] counts them (outside strings: one plus one
+/// per comma and colon, [`JSON_ARRAY_WEIGHT`] per `[`,
+/// [`JSON_OBJECT_WEIGHT`] per `{`): a tree parsed from it holds up to that
+/// many times [`JSON_BYTES_PER_VALUE`] bytes.
 pub fn json_values(text: &[u8]) -> u64 {
     let (mut in_str, mut esc, mut values) = (false, false, 1u64);
     for &b in text {
@@ -535,7 +550,9 @@ pub fn json_values(text: &[u8]) -> u64 {
         }
         match b {
             b'"' => in_str = true,
-            b',' | b':' | b'[' | b'{' => values += 1,
+            b',' | b':' => values += 1,
+            b'[' => values += JSON_ARRAY_WEIGHT,
+            b'{' => values += JSON_OBJECT_WEIGHT,
             _ => {}
         }
     }
@@ -753,6 +770,21 @@ mod tests {
         assert!(l.check_json_depth(b"[[[[1]]]]").is_err());
         assert!(l.check_json_depth(br#"[["[[[[\"["]]"#).is_ok());
         assert!(l.check_json_depth(b"[{},{},[{}]]").is_ok());
+    }
+
+    #[test]
+    fn json_values_are_weighted_by_what_they_hold() {
+        assert_eq!(json_values(b"0"), 1);
+        assert_eq!(json_values(b"[0,1,2]"), 3 + JSON_ARRAY_WEIGHT);
+        assert_eq!(json_values(br#"{"a":"[,:{"}"#), 2 + JSON_OBJECT_WEIGHT);
+        let l = Limits {
+            json_max_values: 3 + JSON_ARRAY_WEIGHT,
+            ..Limits::DEFAULT
+        };
+        assert!(l.check_json_depth(b"[0,1,2]").is_ok());
+        let e = l.check_json_depth(b"[0,1,2,3]").unwrap_err();
+        assert_eq!(e.limit, "json-max-values");
+        assert!(l.check_json_depth(b"[[0],[1]]").is_err());
     }
 
     #[test]

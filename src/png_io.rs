@@ -62,6 +62,9 @@ pub fn decode_rgba_limited(
     while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
         let row = row.data();
         let add = row.len() / ct.samples() * 4;
+        if data.len() + add > total {
+            return Err("more image data than the header's size".into());
+        }
         if data.len() + add > data.capacity() {
             // at least double (amortised), never past the whole image
             let want = (data.capacity().max(add).max(64 << 10) * 2).min(total.max(add));

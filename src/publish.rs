@@ -760,6 +760,10 @@ where
 /// folder `.<name>.<16 hex>.d<pid>.tmp` whose owner process `pid` no longer
 /// exists. Folders of live owners (a concurrent run) and names of any other
 /// shape are left alone; errors are ignored (the clean-up is best effort).
+/// The pid is looked up in this process's pid namespace: a run in another
+/// container publishing into the same shared folder at the same time may
+/// look dead; it then fails at its rename (an I/O error, exit 3) and its
+/// target stays untouched.
 pub fn remove_stale_dirs(parent: &Path, name: &std::ffi::OsStr) {
     let Ok(list) = fs::read_dir(parent) else {
         return;

@@ -72,6 +72,9 @@ pub fn decode_rgba8_limited(bytes: &[u8], limits: &crate::limits::Limits) -> Res
     let mut rgba: Vec<u8> = Vec::new();
     while let Some(row) = r.next_row().map_err(|e| format!("PNG data error: {e}"))? {
         let row = row.data();
+        if rgba.len() + row.len() > total {
+            return Err("PNG data error: more image data than the header's size".into());
+        }
         if rgba.len() + row.len() > rgba.capacity() {
             let want = (rgba.capacity().max(row.len()).max(64 << 10) * 2).min(total.max(row.len()));
             rgba.try_reserve_exact(want - rgba.len())

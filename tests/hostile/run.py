@@ -245,6 +245,7 @@ def issue29_runs(re2d: str, i: Path, out: Path) -> list:
         # 9: a broken texture, a 65-byte texture declaring 16384²
         Run("r29-9 export-riv broken texture", [re2d, "export-riv", s("r29-broken-tex.model.json"), "-o", o("r29-9.riv")], 1, "E_TEXTURE", absent=[o("r29-9.riv")]),
         Run("r29-9 export-riv 65-byte texture", [re2d, "export-riv", s("r29-65-tex.model.json"), "-o", o("r29-9b.riv")], 1, "E_TEXTURE", max_mib=128, absent=[o("r29-9b.riv")]),
+        Run("r29-9 riv check broken embedded texture", [re2d, "riv", "check", s("r29-broken-tex.riv")], 1, "does not decode"),
         # 10a-c, d, f
         Run("r29-10a export-riv --offset 1e308", [re2d, "export-riv", s("r29-small.model.json"), "--offset", "1e308,1e308", "-o", o("r29-10a.riv")], 1, "E_OPTION", absent=[o("r29-10a.riv")]),
         Run("r29-10a render-ref --offset 1e308", [re2d, "riv", "render-ref", s("r29-small.model.json"), "--offset", "1e308,1e308", "-o", o("r29-10a.png")], 1, "E_OPTION", absent=[o("r29-10a.png")]),
