@@ -1166,7 +1166,7 @@ fn cycle_cut(
     let Some(legs) = legs else {
         return Err(RigError::new(
             "E_BVH_GAIT",
-            "cannot find the legs in the capture (no known hip/knee/ankle joint names); name them or give the cycle explicitly",
+            "cannot find the legs in the capture (no hip/knee/ankle joints of a known naming family), so no gait cycle: make the clip one-shot (NAME=FILE.bvh or NAME=FILE.bvh:once, or --range A..B)",
         ));
     };
     let sig = gait::signals(bvh, legs);
@@ -1203,7 +1203,7 @@ fn cycle_cut(
         return Err(RigError::new(
             "E_BVH_GAIT",
             format!(
-                "no repeating gait in capture frames {}-{}: {} near-knee and {} far-knee toe-off(s), and no two successive toe-offs of one foot 0.4-2.5 s apart with one of the other foot between them; give the cycle, or make the clip one-shot",
+                "no repeating gait in capture frames {}-{}: {} near-knee and {} far-knee toe-off(s), and no two successive toe-offs of one foot 0.4-2.5 s apart with one of the other foot between them: make the clip one-shot (NAME=FILE.bvh without :loop, or --range A..B)",
                 w0 + 1,
                 w1,
                 ev[0].len(),
@@ -1265,7 +1265,7 @@ fn cycle_cut(
     let Some((_, cut, m)) = best else {
         return Err(RigError::new(
             "E_BVH_GAIT",
-            "the gait cycles found lie too close to the capture's ends to search around them; give the cycle",
+            "the gait cycles found lie too close to the capture's ends to search around them: make the clip one-shot (NAME=FILE.bvh without :loop, or --range A..B)",
         ));
     };
     let knee = &bvh.joints[legs[cut.leg].knee].name;
