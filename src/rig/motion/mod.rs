@@ -49,7 +49,8 @@
 //!   2.5 s apart, **with a toe-off of the other foot in its middle half**
 //!   (a gait alternates; a jump, whose knees flex together, has none).
 //!   Around each candidate the start and the end are moved by up to
-//!   ±[`NEAR_FRACTION`] of the cycle in whole frames, and the cut whose end
+//!   ±[`NEAR_FRACTION`] of the cycle (at most [`NEAR_MAX_FRAMES`]) in whole
+//!   frames, and the cut whose end
 //!   pose best matches its start pose (RMS over the mapped and leg segments
 //!   of the projected angle difference, plus that of their velocities) is
 //!   taken. [`MotionOptions::cycle`] gives it explicitly.
@@ -88,8 +89,10 @@ use mapping::{End, Role, SideWord};
 /// Fraction of the cycle the seam blend spans (half at each end).
 pub const SEAM_FRACTION: f64 = 0.12;
 /// How far (fraction of the cycle) the cut's ends may move from the gait
-/// events while searching for the best-matching pair.
+/// events while searching for the best-matching pair …
 pub const NEAR_FRACTION: f64 = 0.08;
+/// … and at most this many capture frames (the search is quadratic in it).
+pub const NEAR_MAX_FRAMES: f64 = 16.0;
 
 /// A declared bone as motion sees it: drawing pixels, y down, declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -1212,7 +1215,11 @@ fn cycle_cut(
         ));
     }
     // per-frame angles of the probe segments, over the frames the search can reach
-    let reach = |c: &Cut| ((c.end - c.start) * NEAR_FRACTION).round().max(1.0) as i64;
+    let reach = |c: &Cut| {
+        ((c.end - c.start) * NEAR_FRACTION)
+            .round()
+            .clamp(1.0, NEAR_MAX_FRAMES) as i64
+    };
     let last = bvh.frames as i64 - 1;
     let mut cache: std::collections::HashMap<i64, Vec<f64>> = std::collections::HashMap::new();
     let mut at = |f: i64, sampler: &mut Sampler| -> Vec<f64> {
