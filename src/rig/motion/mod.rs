@@ -49,7 +49,8 @@
 //!   2.5 s apart, **with a toe-off of the other foot in its middle half**
 //!   (a gait alternates; a jump, whose knees flex together, has none).
 //!   Around each candidate the start and the end are moved by up to
-//!   ±[`NEAR_FRACTION`] of the cycle in whole frames, and the cut whose end
+//!   ±[`NEAR_FRACTION`] of the cycle (at most [`NEAR_MAX_FRAMES`]) in whole
+//!   frames, and the cut whose end
 //!   pose best matches its start pose (RMS over the mapped and leg segments
 //!   of the projected angle difference, plus that of their velocities) is
 //!   taken. [`MotionOptions::cycle`] gives it explicitly.
@@ -92,8 +93,10 @@ use mapping::{End, Role, SideWord};
 /// Fraction of the cycle the seam blend spans (half at each end).
 pub const SEAM_FRACTION: f64 = 0.12;
 /// How far (fraction of the cycle) the cut's ends may move from the gait
-/// events while searching for the best-matching pair.
+/// events while searching for the best-matching pair …
 pub const NEAR_FRACTION: f64 = 0.08;
+/// … and at most this many capture frames (the search is quadratic in it).
+pub const NEAR_MAX_FRAMES: f64 = 16.0;
 
 /// A declared bone as motion sees it: drawing pixels, y down, declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -1183,7 +1186,7 @@ fn cycle_cut(
     let Some(legs) = legs else {
         return Err(RigError::new(
             "E_BVH_GAIT",
-            "cannot find the legs in the capture (no known hip/knee/ankle joint names); name them or give the cycle explicitly",
+            "cannot find the legs in the capture (no hip/knee/ankle joints of a known naming family), so no gait cycle: make the clip one-shot (NAME=FILE.bvh or NAME=FILE.bvh:once, or --range A..B)",
         ));
     };
     let sig = gait::signals(bvh, legs);
@@ -1220,7 +1223,7 @@ fn cycle_cut(
         return Err(RigError::new(
             "E_BVH_GAIT",
             format!(
-                "no repeating gait in capture frames {}-{}: {} near-knee and {} far-knee toe-off(s), and no two successive toe-offs of one foot 0.4-2.5 s apart with one of the other foot between them; give the cycle, or make the clip one-shot",
+                "no repeating gait in capture frames {}-{}: {} near-knee and {} far-knee toe-off(s), and no two successive toe-offs of one foot 0.4-2.5 s apart with one of the other foot between them: make the clip one-shot (NAME=FILE.bvh without :loop, or --range A..B)",
                 w0 + 1,
                 w1,
                 ev[0].len(),
@@ -1229,7 +1232,11 @@ fn cycle_cut(
         ));
     }
     // per-frame angles of the probe segments, over the frames the search can reach
-    let reach = |c: &Cut| ((c.end - c.start) * NEAR_FRACTION).round().max(1.0) as i64;
+    let reach = |c: &Cut| {
+        ((c.end - c.start) * NEAR_FRACTION)
+            .round()
+            .clamp(1.0, NEAR_MAX_FRAMES) as i64
+    };
     let last = bvh.frames as i64 - 1;
     let mut cache: std::collections::HashMap<i64, Vec<f64>> = std::collections::HashMap::new();
     let mut at = |f: i64, sampler: &mut Sampler| -> Vec<f64> {
@@ -1282,7 +1289,7 @@ fn cycle_cut(
     let Some((_, cut, m)) = best else {
         return Err(RigError::new(
             "E_BVH_GAIT",
-            "the gait cycles found lie too close to the capture's ends to search around them; give the cycle",
+            "the gait cycles found lie too close to the capture's ends to search around them: make the clip one-shot (NAME=FILE.bvh without :loop, or --range A..B)",
         ));
     };
     let knee = &bvh.joints[legs[cut.leg].knee].name;
