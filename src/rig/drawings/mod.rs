@@ -18,8 +18,9 @@
 //! Stages: [`generate`] draws the character's parameters from the seed, builds its parts
 //! in design units, fits them to the canvas, paints them and writes the declaration.
 //!
-//! Contract with the slicer (rig.md §3): each part's painted outline **is** its declared
-//! tube, read literally: a pixel centre is inside when its distance to the nearest point of
+//! Contract with the slicer (rig.md §3), for the biped and the quadruped: each part's painted
+//! outline **is** its declared tube, read literally (the layered characters of `layered.rs` are
+//! declared as a user would instead, a little wider than the paint): a pixel centre is inside when its distance to the nearest point of
 //! some segment is at most the radius interpolated at that point (points and radii rounded
 //! to 0.1 px, as written to JSON). Radii taper gently (where a nearer part crosses a farther
 //! one), so the other reading, the union of discs along each segment, differs by under a
