@@ -1,8 +1,9 @@
 //! Writes the generated rig test drawings (src/rig/drawings/) into OUT_DIR: for each
 //! character `<name>.png`, `<name>.labels.png` (truth: red = 1 + bone index) and
 //! `<name>.skeleton.json` (rig.md §1). Without `--seed` it writes the reference biped and
-//! quadruped on green and the biped on transparency (`biped-alpha`); with `--seed N` the
-//! two characters varied by N (`biped-sN`, `quadruped-sN`).
+//! quadruped on green, the biped on transparency (`biped-alpha`) and the three layered
+//! characters (`girl`, `coat`, `skirt`); with `--seed N` the characters varied by N
+//! (`biped-sN`, `quadruped-sN`, `girl-sN`, …).
 //!
 //! `cargo run --release --example rig_drawings -- OUT_DIR [--seed N]`
 
@@ -27,10 +28,16 @@ fn main() {
             drawings::biped(),
             drawings::quadruped(),
             drawings::biped().on_alpha(),
+            drawings::girl(),
+            drawings::coat(),
+            drawings::skirt(),
         ],
         Some(n) => vec![
             drawings::biped().with_seed(n),
             drawings::quadruped().with_seed(n),
+            drawings::girl().with_seed(n),
+            drawings::coat().with_seed(n),
+            drawings::skirt().with_seed(n),
         ],
     };
     for spec in specs {

@@ -778,3 +778,97 @@ fn a_tube_off_the_figure_is_bad_input() {
     assert_eq!(e.code, "E_RIG_PART");
     assert!(e.message.contains("'ghost'"), "{e}");
 }
+
+// ---- the layered 1696×2528 characters (issue 24 §5): paint rule vs tube rule ----
+
+/// Per part with visible paint in the truth: (name, IoU paint, IoU tubes); and the means.
+fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
+    use super::slice::{Rule, slice_with};
+    let d = drawings::generate(&spec).expect("paints");
+    let sk = Skeleton::parse(d.skeleton_json.as_bytes(), &Limits::DEFAULT).expect("parses");
+    let img = RgbaImage {
+        data: d.rgba.clone(),
+        width: d.width,
+        height: d.height,
+    };
+    let sil = silhouette(&img, sk.background).expect("keys");
+    let paint = slice_with(&sk, &sil, Rule::Paint).expect("paint");
+    let tubes = slice_with(&sk, &sil, Rule::Tubes).expect("tubes");
+    let n = sk.bones.len();
+    let (ip, it) = (
+        ious(&paint, &sil, &d.labels, n),
+        ious(&tubes, &sil, &d.labels, n),
+    );
+    let mut rows = Vec::new();
+    for k in 0..n {
+        if d.labels.iter().any(|&l| l as usize == k + 1) {
+            rows.push((sk.bones[k].name.clone(), ip[k], it[k]));
+        }
+    }
+    let m = rows.len().max(1) as f64;
+    let mp = rows.iter().map(|r| r.1).sum::<f64>() / m;
+    let mt = rows.iter().map(|r| r.2).sum::<f64>() / m;
+    eprintln!(
+        "{} (facing {}): part | IoU paint | IoU tubes",
+        d.name,
+        if sk.facing_right { "right" } else { "left" }
+    );
+    for (name, p, t) in &rows {
+        eprintln!("  {name:16} {p:.4} {t:.4}");
+    }
+    eprintln!("  mean             {mp:.4} {mt:.4}");
+    for w in &paint.warnings {
+        eprintln!("  warning: {w}");
+    }
+    (rows, mp, mt)
+}
+
+/// The gate on the three layered characters. Issue 24 asks for every part >= 0.95 and the
+/// mean >= 0.97; the rule does not reach that yet (far limbs behind a garment whose declared
+/// tube is wider than its paint, outline rings, a hat's brim outside its tube: see the README
+/// table). What is gated: the paint rule's mean over the visible parts is above the tube rule's
+/// on each character, and stays at the measured level (girl 0.862 vs 0.821, coat 0.763 vs
+/// 0.758, skirt 0.843 vs 0.814 at the time of writing; per part it is worse on the skirt's
+/// hair bun and head).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn layered_characters_paint_beats_tubes_on_the_mean() {
+    for (spec, floor) in [
+        (drawings::girl(), 0.85),
+        (drawings::coat(), 0.75),
+        (drawings::skirt(), 0.83),
+    ] {
+        let (rows, mp, mt) = layered_table(spec);
+        assert!(mp > mt, "paint mean {mp:.4} vs tubes {mt:.4}");
+        assert!(mp >= floor, "paint mean {mp:.4} < {floor}");
+        assert!(rows.len() >= 15);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn the_girls_hidden_thighs_are_partless_and_the_pelvis_is_declared_so() {
+    let d = drawings::generate(&drawings::girl()).expect("paints");
+    assert!(d.skeleton_json.contains("\"part\": false"));
+    let c = case(drawings::girl());
+    for name in ["thigh_far", "thigh_near"] {
+        let k = c.sk.index(name).unwrap();
+        assert!(!c.sl.parts[k].has_part(), "{name}");
+        assert!(
+            c.sl.warnings
+                .iter()
+                .any(|w| w.starts_with(name) && w.contains("garment (depth 6")),
+            "{:?}",
+            c.sl.warnings
+        );
+    }
+    let pelvis = c.sk.index("pelvis").unwrap();
+    assert!(!c.sl.parts[pelvis].has_part());
+    assert!(!c.sl.warnings.iter().any(|w| w.starts_with("pelvis")));
+}

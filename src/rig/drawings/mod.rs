@@ -10,6 +10,7 @@
 //! | `vary.rs` | seeded variation of proportions, pose angles and palette (seed 0 = the reference) |
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
+//! | `layered.rs` | layered characters (garment over hidden thighs, hat/hair, mittens, shoes, a stick, bulging limbs; some facing left), declared as a user would |
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
 //! | `files.rs` | PNG encoding and writing the three files |
@@ -17,8 +18,9 @@
 //! Stages: [`generate`] draws the character's parameters from the seed, builds its parts
 //! in design units, fits them to the canvas, paints them and writes the declaration.
 //!
-//! Contract with the slicer (rig.md §3): each part's painted outline **is** its declared
-//! tube, read literally: a pixel centre is inside when its distance to the nearest point of
+//! Contract with the slicer (rig.md §3), for the biped and the quadruped: each part's painted
+//! outline **is** its declared tube, read literally (the layered characters of `layered.rs` are
+//! declared as a user would instead, a little wider than the paint): a pixel centre is inside when its distance to the nearest point of
 //! some segment is at most the radius interpolated at that point (points and radii rounded
 //! to 0.1 px, as written to JSON). Radii taper gently (where a nearer part crosses a farther
 //! one), so the other reading, the union of discs along each segment, differs by under a
@@ -34,6 +36,7 @@
 
 mod biped;
 mod files;
+mod layered;
 mod paint;
 mod part;
 mod pose;
@@ -42,6 +45,7 @@ mod render;
 mod skeleton;
 mod vary;
 
+pub use layered::Variant;
 pub use render::PartStats;
 
 use super::RigError;
@@ -54,6 +58,8 @@ pub enum Kind {
     Biped,
     /// Long-necked quadruped facing right, walking, with ears and a tufted tail.
     Quadruped,
+    /// A layered character (issue 24): painted in layers, declared as a user would.
+    Layered(Variant),
 }
 
 /// What the character is painted on.
@@ -139,6 +145,40 @@ pub fn quadruped() -> CharacterSpec {
     CharacterSpec::preset("quadruped", Kind::Quadruped)
 }
 
+/// The layered girl ("girl", 1696×2528, facing left, on blue).
+pub fn girl() -> CharacterSpec {
+    let mut s = CharacterSpec::preset("girl", Kind::Layered(Variant::Girl));
+    s.background = Background::Key([40, 90, 255]);
+    s
+}
+
+/// The layered boy in a coat ("coat", 1696×2528, facing right, on magenta).
+pub fn coat() -> CharacterSpec {
+    let mut s = CharacterSpec::preset("coat", Kind::Layered(Variant::Coat));
+    s.background = Background::Key([255, 0, 255]);
+    s
+}
+
+/// The layered kid in a skirt ("skirt", 1696×2528, facing left, on cyan).
+pub fn skirt() -> CharacterSpec {
+    let mut s = CharacterSpec::preset("skirt", Kind::Layered(Variant::Skirt));
+    s.background = Background::Key([0, 230, 230]);
+    s
+}
+
+/// The three layered characters.
+pub fn layered() -> [CharacterSpec; 3] {
+    [girl(), coat(), skirt()]
+}
+
+/// `"left"` for the layered characters drawn facing left, else `"right"`.
+fn facing(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Layered(Variant::Girl | Variant::Skirt) => "left",
+        _ => "right",
+    }
+}
+
 /// A generated drawing: pixels, truth labels, the skeleton declaration and what the painter
 /// measured per part.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,6 +227,19 @@ fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
             let fit = pose::Fit::to_canvas(&quadruped::parts(&p, &pose::Fit::IDENTITY), w, h);
             quadruped::parts(&p, &fit)
         }
+        Kind::Layered(lv) => {
+            let fit =
+                pose::Fit::to_canvas(&layered::parts(lv, spec.seed, &pose::Fit::IDENTITY), w, h);
+            let mut parts = layered::parts(lv, spec.seed, &fit);
+            for p in &mut parts {
+                p.decl = Some(layered::user_tube(p));
+                p.no_part = lv == Variant::Girl && p.name == "pelvis";
+            }
+            if facing(spec.kind) == "left" {
+                layered::mirror(&mut parts, w * 0.5);
+            }
+            parts
+        }
     }
 }
 
@@ -217,8 +270,12 @@ pub fn generate(spec: &CharacterSpec) -> Result<Drawing, RigError> {
         Background::Key(k) => format!("#{:02x}{:02x}{:02x}", k[0], k[1], k[2]),
         Background::Alpha => "alpha".to_string(),
     };
-    let skeleton_json =
-        skeleton::declaration(&format!("{}.png", spec.name), &background, &parts, "right");
+    let skeleton_json = skeleton::declaration(
+        &format!("{}.png", spec.name),
+        &background,
+        &parts,
+        facing(spec.kind),
+    );
     Ok(Drawing {
         name: spec.name.clone(),
         width: spec.width,

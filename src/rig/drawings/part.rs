@@ -133,6 +133,11 @@ pub struct Part {
     /// Tubes of parts behind this one into which its outline dissolves (the chest's hem over
     /// the spine, a thigh's top over the pelvis), so one garment reads as one shape.
     pub merge: Vec<Tube>,
+    /// The declared tube when it is not the painted one (layered characters: written as a
+    /// user would, a little wider than the paint).
+    pub decl: Option<Tube>,
+    /// Declared `"part": false` (a bone the user knows is hidden).
+    pub no_part: bool,
 }
 
 /// Light direction (x right, y down, z towards the viewer): from the upper front of a

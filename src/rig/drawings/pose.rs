@@ -127,6 +127,8 @@ impl<'a> Builder<'a> {
             details: Vec::new(),
             extras: Vec::new(),
             merge: Vec::new(),
+            decl: None,
+            no_part: false,
         });
         self.parts.len() - 1
     }

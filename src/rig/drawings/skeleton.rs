@@ -1,6 +1,7 @@
 //! The skeleton declaration of a generated drawing, as rig.md §1 defines it: one bone per
 //! part in declaration order (the label of a bone is 1 + its index here), its polyline and
-//! per-point radius (the exact tube the part was painted in), parent, depth, `facing` and
+//! per-point radius (the exact tube the part was painted in, or for a layered character the
+//! tube a user would draw, with `"part": false` where declared), parent, depth, `facing` and
 //! the `mocap` joint map. One bone per line, so a diff of two drawings reads well.
 
 use super::part::Part;
@@ -23,23 +24,24 @@ pub fn declaration(image: &str, background: &str, parts: &[Part], facing: &str) 
     out.push_str(&format!("  \"background\": {},\n", text(background)));
     out.push_str("  \"bones\": [\n");
     for (i, p) in parts.iter().enumerate() {
-        let pts: Vec<String> = p
-            .tube
+        let tube = p.decl.as_ref().unwrap_or(&p.tube);
+        let pts: Vec<String> = tube
             .points
             .iter()
             .map(|q| format!("[{}, {}]", num(q[0]), num(q[1])))
             .collect();
-        let radii: Vec<String> = p.tube.radii.iter().map(|&r| num(r)).collect();
+        let radii: Vec<String> = tube.radii.iter().map(|&r| num(r)).collect();
         let parent = match p.parent {
             Some(j) => format!(", \"parent\": {}", text(parts[j].name)),
             None => String::new(),
         };
         out.push_str(&format!(
-            "    {{\"name\": {}{parent}, \"points\": [{}], \"radius\": [{}], \"depth\": {}}}{}\n",
+            "    {{\"name\": {}{parent}, \"points\": [{}], \"radius\": [{}], \"depth\": {}{}}}{}\n",
             text(p.name),
             pts.join(", "),
             radii.join(", "),
             p.depth,
+            if p.no_part { ", \"part\": false" } else { "" },
             if i + 1 < parts.len() { "," } else { "" }
         ));
     }
