@@ -10,8 +10,9 @@
 //! load, model matrix, view rotation, floor, pixel index, depth load,
 //! compare — so a miss used to discard the work on the points after it and
 //! then wait for the whole chain again. Instructions are few (≈ 145 per
-//! point) and the buffers fit in L2; removing the clears, the `Placer` or
-//! the branch (always storing) does not help. So the loop (1) prefetches
+//! point), the per-call clears and tables are small (≈ 25 k instructions),
+//! the buffers fit in L2, and storing always (no branch) was slower: the
+//! next point's loads then wait on the stores. So the loop (1) prefetches
 //! the 192-byte points (one line of three is read, the rest streams from
 //! L3), (2) tests a splat's four pixels at once with one skip branch for a
 //! wholly hidden splat, and (3) places point i + 1 before it splats point i:
