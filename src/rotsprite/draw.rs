@@ -15,10 +15,11 @@
 //! next point's loads then wait on the stores. So the loop (1) prefetches
 //! the 192-byte points (one line of three is read, the rest streams from
 //! L3), (2) tests a splat's four pixels at once with one skip branch for a
-//! wholly hidden splat, and (3) places point i + 1 before it splats point i:
-//! that placement is older in program order than point i's branches, so it
-//! survives their mispredictions, and only index, load and compare remain
-//! after a miss. The splats still run in point order (same bytes).
+//! wholly hidden splat, and (3) places points i + 1 and i + 2 before it
+//! splats point i: those placements are older in program order than point
+//! i's branches, so they survive their mispredictions, and only index, load
+//! and compare remain after a miss. The splats still run in point order
+//! (same bytes).
 
 use std::cell::RefCell;
 
@@ -253,7 +254,8 @@ fn points_loop(
     out: &mut [u8; DRAW_OUT_BYTES],
     place: impl Fn(&R2DRotPoint) -> (f64, f64, f64),
 ) {
-    let mut pending: Option<Placed> = None;
+    // The two placed points not splatted yet, older first.
+    let (mut pending, mut pending2): (Option<Placed>, Option<Placed>) = (None, None);
     for (i, p) in points.iter().enumerate() {
         prefetch(points, i + PREFETCH_AHEAD);
         // Steps 1–3 (side-effect free, so their order is free).
@@ -272,14 +274,19 @@ fn points_loop(
             rgba: p.rgba,
             inside: inside_splat(px, py),
         };
-        // The splat of the previous point comes after this point's
+        // The splat of the point two before comes after this point's
         // placement in program order, so a mispredicted depth test there
         // does not discard it (see the module note).
-        if let Some(prev) = pending.replace(next) {
-            splat(depth, distance, out, &prev);
+        match (pending, pending2) {
+            (Some(old), Some(mid)) => {
+                splat(depth, distance, out, &old);
+                (pending, pending2) = (Some(mid), Some(next));
+            }
+            (Some(_), None) => pending2 = Some(next),
+            _ => pending = Some(next),
         }
     }
-    if let Some(prev) = pending {
+    for prev in [pending, pending2].into_iter().flatten() {
         splat(depth, distance, out, &prev);
     }
 }
