@@ -872,3 +872,100 @@ fn the_girls_hidden_thighs_are_partless_and_the_pelvis_is_declared_so() {
     assert!(!c.sl.parts[pelvis].has_part());
     assert!(!c.sl.warnings.iter().any(|w| w.starts_with("pelvis")));
 }
+
+/// The reassembly gate on the three layered characters: the correct map passes and every
+/// control fails in the same run. Their largest part is a flat garment, where a 3-px pivot
+/// shift changes only 3–4 % of the window: with the control on the largest part (the old
+/// rule) `pivot+3` did not fail (window colour 0.964–0.973) and `rig build` stopped at
+/// `E_RIG_GATE: reassembly`.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn layered_characters_pass_reassembly_with_every_control_failing() {
+    for (what, spec) in [
+        ("girl", drawings::girl()),
+        ("coat", drawings::coat()),
+        ("skirt", drawings::skirt()),
+    ] {
+        let c = case(spec);
+        let v = verification(&c, what);
+        assert!(v.iou >= super::verify::T_IOU, "{what}: IoU {:.4}", v.iou);
+        assert!(
+            v.colour >= super::verify::T_COLOUR,
+            "{what}: colour {:.4}",
+            v.colour
+        );
+        let names: Vec<&str> = v.controls.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["pivot+3", "depth-swap", "mirror"], "{what}");
+        for k in &v.controls {
+            assert!(k.fails, "{what}: control {} does not fail: {k:?}", k.name);
+        }
+        assert!(v.pass, "{what}");
+    }
+}
+
+/// `shift_change` (the rule that picks the `pivot+3` control's part) on hand-made parts: a flat
+/// 100 × 100 square moved 3 px changes its own outline only (6 of 103 columns), a 6-px stripe
+/// moved 3 px changes two thirds of its window, a painted stripe inside the square is seen, and
+/// hidden fill is not visible paint.
+#[test]
+fn shift_change_measures_the_part_alone() {
+    use super::slice::PartImage;
+    use super::verify::shift_change;
+    let part = |w: usize, h: usize, paint: &dyn Fn(usize, usize) -> ([u8; 4], u8)| {
+        let (mut rgba, mut hidden) = (vec![0u8; w * h * 4], vec![0u8; w * h]);
+        for y in 0..h {
+            for x in 0..w {
+                let (c, hid) = paint(x, y);
+                rgba[(y * w + x) * 4..][..4].copy_from_slice(&c);
+                hidden[y * w + x] = hid;
+            }
+        }
+        PartImage {
+            name: "p".into(),
+            bone: 0,
+            origin: [0, 0],
+            width: w,
+            height: h,
+            rgba,
+            hidden,
+            pivot: [0.0, 0.0],
+            area: (w * h) as u64,
+            hidden_px: 0,
+            tube_px: (w * h) as u64,
+            visible_px: (w * h) as u64,
+        }
+    };
+    let red = [200, 0, 0, 255];
+    let flat = part(100, 100, &|_, _| (red, 0));
+    let v = shift_change(&flat, 3, 0);
+    assert!((v - 6.0 / 103.0).abs() < 1e-9, "{v}");
+    let stripe = part(6, 100, &|_, _| (red, 0));
+    let v = shift_change(&stripe, 3, 0);
+    assert!((v - 6.0 / 9.0).abs() < 1e-9, "{v}");
+    assert_eq!(shift_change(&stripe, 0, 0), 0.0);
+    let detail = part(100, 100, &|x, _| {
+        (
+            if (40..46).contains(&x) {
+                [0, 0, 200, 255]
+            } else {
+                red
+            },
+            0,
+        )
+    });
+    let v = shift_change(&detail, 3, 0);
+    assert!((v - 12.0 / 103.0).abs() < 1e-9, "{v}");
+    // the right half is hidden fill of another colour: under nearer parts, not visible paint
+    let half = part(100, 100, &|x, _| {
+        if x >= 50 {
+            ([0, 0, 200, 255], 1)
+        } else {
+            (red, 0)
+        }
+    });
+    let v = shift_change(&half, 3, 0);
+    assert!((v - 6.0 / 103.0).abs() < 1e-9, "{v}");
+}
