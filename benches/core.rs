@@ -19,10 +19,10 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use re2d::rotsprite::synth::{dense_atlas, walk_pose};
+use re2d::rotsprite::synth::{dense_atlas, turn_pose, walk_pose};
 use re2d::rotsprite::{
-    AnimeWorkspace, AtlasImage, CBool, Frame, R2DRotModelPose, R2DRotPoint, Rig, decode,
-    decode_anime, draw,
+    AnimeWorkspace, AtlasImage, Frame, R2DRotModelPose, R2DRotPoint, Rig, decode, decode_anime,
+    draw,
 };
 
 fn ms(f: impl FnOnce()) -> f64 {
@@ -77,24 +77,6 @@ fn golden_png(name: &str) -> (Vec<u8>, i32) {
     let info = reader.next_frame(&mut buf).expect("png frame");
     buf.truncate(info.buffer_size());
     (buf, info.width as i32)
-}
-
-/// A moving pose for an atlas's parts: each part turns a little about its
-/// own axes, differently every frame.
-fn pose_for(parts: &[u8], i: usize) -> R2DRotModelPose {
-    let mut m = R2DRotModelPose {
-        scale: 1.0,
-        ..Default::default()
-    };
-    for (k, &id) in parts.iter().enumerate() {
-        let a = (i as f64 * 0.21 + k as f64 * 0.7).sin() * 0.35;
-        let (s, c) = a.sin_cos();
-        let p = &mut m.parts[id as usize];
-        p.matrix = [c, 0.0, s, 0.0, 0.0, 1.0, 0.0, 0.0, -s, 0.0, c, 0.0];
-        p.defined = CBool::new(true);
-        p.visible = CBool::new(true);
-    }
-    m
 }
 
 struct Atlas {
@@ -171,7 +153,7 @@ fn main() {
                 if a.walks {
                     walk_pose(i as f64 / 32.0)
                 } else {
-                    pose_for(&ids, i)
+                    turn_pose(&ids, i)
                 }
             })
             .collect();

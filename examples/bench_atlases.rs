@@ -10,27 +10,9 @@
 
 use std::path::Path;
 
-use re2d::rotsprite::synth::{dense_atlas, walk_pose};
-use re2d::rotsprite::{AtlasImage, CBool, R2DRotModelPose, decode};
+use re2d::rotsprite::synth::{dense_atlas, turn_pose, walk_pose};
+use re2d::rotsprite::{AtlasImage, R2DRotModelPose, decode};
 use re2d::surface::{Options, compile};
-
-/// A moving pose for an atlas's parts: each part turns a little about its
-/// own axes, differently every frame (as benches/core.rs).
-fn turn_pose(parts: &[u8], i: usize) -> R2DRotModelPose {
-    let mut m = R2DRotModelPose {
-        scale: 1.0,
-        ..Default::default()
-    };
-    for (k, &id) in parts.iter().enumerate() {
-        let a = (i as f64 * 0.21 + k as f64 * 0.7).sin() * 0.35;
-        let (s, c) = a.sin_cos();
-        let p = &mut m.parts[id as usize];
-        p.matrix = [c, 0.0, s, 0.0, 0.0, 1.0, 0.0, 0.0, -s, 0.0, c, 0.0];
-        p.defined = CBool::new(true);
-        p.visible = CBool::new(true);
-    }
-    m
-}
 
 fn pose_bytes(p: &R2DRotModelPose) -> &[u8] {
     // SAFETY: R2DRotModelPose is repr(C) plain data (f64, u8, CBool); reading

@@ -4,7 +4,8 @@
 //! control maps (rotsprite-atlas.md §3–5): twelve parts of 62×62 continuous
 //! cells each (most of the 256×192 grid), SUB fractional coordinates and BLD
 //! blends from every limb's upper part into its lower part near the joint.
-//! [`walk_pose`] gives a model pose for it that moves with time.
+//! [`walk_pose`] gives a model pose for it that moves with time;
+//! [`turn_pose`] turns the parts of any atlas a little about their own axes.
 //!
 //! This is a fixture generator, not the authoring path: real atlases come
 //! from the surface compiler.
@@ -266,6 +267,25 @@ pub fn walk_pose(t: f64) -> R2DRotModelPose {
         put(shin, multiply(&hip, &knee));
     }
     pose
+}
+
+/// A moving pose for any atlas's `parts` (ids): frame `i` turns each part a
+/// little about its own vertical axis, differently for every part and frame
+/// (the benches' pose for the golden atlases).
+pub fn turn_pose(parts: &[u8], i: usize) -> R2DRotModelPose {
+    let mut m = R2DRotModelPose {
+        scale: 1.0,
+        ..Default::default()
+    };
+    for (k, &id) in parts.iter().enumerate() {
+        let a = (i as f64 * 0.21 + k as f64 * 0.7).sin() * 0.35;
+        let (s, c) = a.sin_cos();
+        let p = &mut m.parts[id as usize];
+        p.matrix = [c, 0.0, s, 0.0, 0.0, 1.0, 0.0, 0.0, -s, 0.0, c, 0.0];
+        p.defined = CBool::new(true);
+        p.visible = CBool::new(true);
+    }
+    m
 }
 
 #[cfg(test)]
