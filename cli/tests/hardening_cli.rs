@@ -635,7 +635,20 @@ fn row16_sigterm_mid_publish_leaves_no_temp_file() {
     let out = d.join("o.png");
     fs::write(&out, b"before").unwrap();
     for sig in [libc::SIGTERM, libc::SIGINT] {
-        let mut child = re2d()
+        let mut cmd = re2d();
+        // A test run started in the background of a non-interactive shell
+        // inherits an ignored SIGINT, which re2d rightly keeps ignoring:
+        // give the child the default dispositions a terminal user has.
+        // SAFETY: only async-signal-safe `signal` calls between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = cmd
             .arg("compile")
             .arg(repo().join("assets/prop.surface.json"))
             .arg("-o")
