@@ -483,40 +483,12 @@ impl Limits {
     /// parser recurses or builds a tree.
     pub fn check_json_depth(&self, text: &[u8]) -> Result<(), LimitError> {
         let max = self.json_max_depth.min(JSON_DEPTH_CEILING) as usize;
-        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
-        let mut values = 1u64;
-        for &b in text {
-            if in_str {
-                if esc {
-                    esc = false;
-                } else if b == b'\\' {
-                    esc = true;
-                } else if b == b'"' {
-                    in_str = false;
-                }
-                continue;
-            }
-            match b {
-                b'"' => in_str = true,
-                b',' | b':' => values += 1,
-                b'[' | b'{' => {
-                    values += if b == b'[' {
-                        JSON_ARRAY_WEIGHT
-                    } else {
-                        JSON_OBJECT_WEIGHT
-                    };
-                    depth += 1;
-                    if depth > max {
-                        return Err(LimitError::new(
-                            "json-max-depth",
-                            format!("JSON nesting is deeper than {max} levels"),
-                        ));
-                    }
-                }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
+        let values = json_scan(text, max).ok_or_else(|| {
+            LimitError::new(
+                "json-max-depth",
+                format!("JSON nesting is deeper than {max} levels"),
+            )
+        })?;
         if values > self.json_max_values {
             return Err(LimitError::new(
                 "json-max-values",
@@ -536,7 +508,15 @@ impl Limits {
 /// [`JSON_OBJECT_WEIGHT`] per `{`): a tree parsed from it holds up to that
 /// many times [`JSON_BYTES_PER_VALUE`] bytes.
 pub fn json_values(text: &[u8]) -> u64 {
-    let (mut in_str, mut esc, mut values) = (false, false, 1u64);
+    json_scan(text, usize::MAX).unwrap_or(u64::MAX)
+}
+
+/// One pass over a JSON text outside its strings: the weighted number of
+/// values ([`json_values`]), or `None` as soon as arrays and objects nest
+/// deeper than `max_depth`.
+fn json_scan(text: &[u8], max_depth: usize) -> Option<u64> {
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    let mut values = 1u64;
     for &b in text {
         if in_str {
             if esc {
@@ -551,12 +531,22 @@ pub fn json_values(text: &[u8]) -> u64 {
         match b {
             b'"' => in_str = true,
             b',' | b':' => values += 1,
-            b'[' => values += JSON_ARRAY_WEIGHT,
-            b'{' => values += JSON_OBJECT_WEIGHT,
+            b'[' | b'{' => {
+                values += if b == b'[' {
+                    JSON_ARRAY_WEIGHT
+                } else {
+                    JSON_OBJECT_WEIGHT
+                };
+                depth += 1;
+                if depth > max_depth {
+                    return None;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    values
+    Some(values)
 }
 
 impl Default for Limits {
