@@ -241,37 +241,24 @@ pub const CONVENTIONS: &[Convention] = &[
     },
 ];
 
+/// The roles of a convention's `left` / `right` names, in order.
+const LIMB_ROLES: [Role; 7] = [
+    Role::Thigh,
+    Role::Shin,
+    Role::Foot,
+    Role::Toe,
+    Role::UpperArm,
+    Role::Forearm,
+    Role::Hand,
+];
+/// The roles of a convention's `center` names, in order.
+const CENTER_ROLES: [Role; 4] = [Role::Spine, Role::Chest, Role::Neck, Role::Head];
+
 /// The role and side of a joint name in any known convention (namespaces
 /// ignored): `lowerback` → spine, `LeftArm` → left upper arm. The first
 /// convention that knows the name wins.
 pub fn joint_role(name: &str) -> Option<(Role, Side)> {
-    let base = super::super::bvh::base_name(name);
-    const ROLES: [Role; 7] = [
-        Role::Thigh,
-        Role::Shin,
-        Role::Foot,
-        Role::Toe,
-        Role::UpperArm,
-        Role::Forearm,
-        Role::Hand,
-    ];
-    const CENTER: [Role; 4] = [Role::Spine, Role::Chest, Role::Neck, Role::Head];
-    for c in CONVENTIONS {
-        for (i, r) in ROLES.iter().enumerate() {
-            if c.left[i] == base {
-                return Some((*r, Side::Left));
-            }
-            if c.right[i] == base {
-                return Some((*r, Side::Right));
-            }
-        }
-        for (i, r) in CENTER.iter().enumerate() {
-            if c.center[i] == base {
-                return Some((*r, Side::Left));
-            }
-        }
-    }
-    None
+    CONVENTIONS.iter().find_map(|c| role_in(c, name))
 }
 
 /// The family a declaration's explicit joint names come from: the
@@ -300,30 +287,20 @@ pub fn family_of(names: &[&str]) -> Option<&'static Convention> {
 /// The role and side of `name` in convention `c` (namespaces ignored).
 pub fn role_in(c: &Convention, name: &str) -> Option<(Role, Side)> {
     let base = super::super::bvh::base_name(name);
-    const ROLES: [Role; 7] = [
-        Role::Thigh,
-        Role::Shin,
-        Role::Foot,
-        Role::Toe,
-        Role::UpperArm,
-        Role::Forearm,
-        Role::Hand,
-    ];
-    const CENTER: [Role; 4] = [Role::Spine, Role::Chest, Role::Neck, Role::Head];
-    for (i, r) in ROLES.iter().enumerate() {
-        if c.left[i] == base {
-            return Some((*r, Side::Left));
-        }
-        if c.right[i] == base {
-            return Some((*r, Side::Right));
-        }
-    }
-    for (i, r) in CENTER.iter().enumerate() {
-        if c.center[i] == base {
-            return Some((*r, Side::Left));
-        }
-    }
-    None
+    let limb = |names: &[&str; 7], side| {
+        names
+            .iter()
+            .position(|x| *x == base)
+            .map(|i| (LIMB_ROLES[i], side))
+    };
+    limb(&c.left, Side::Left)
+        .or_else(|| limb(&c.right, Side::Right))
+        .or_else(|| {
+            c.center
+                .iter()
+                .position(|x| *x == base)
+                .map(|i| (CENTER_ROLES[i], Side::Left))
+        })
 }
 
 /// Up to `n` joint names of `bvh` that could stand for `role` (their names
