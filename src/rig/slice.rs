@@ -74,22 +74,30 @@ pub const MARGIN: usize = 2;
 /// Signed distance-like value of `p` to the tube of `b` (≤ 0 inside): the
 /// smallest `|p − c(t)| − r(t)` over the segments, `t` the nearest point.
 pub fn tube_d(b: &Bone, p: [f64; 2]) -> f64 {
-    let mut best = f64::MAX;
-    for i in 0..b.points.len() - 1 {
-        let (a, q) = (b.points[i], b.points[i + 1]);
-        let (ra, rb) = (b.radii[i], b.radii[i + 1]);
-        let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
-        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
-        let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
-        let d = (p[0] - cx).hypot(p[1] - cy)
-            - if l2 > 0.0 {
+    segments_d_r(b, p).fold(f64::MAX, |best, (d, r)| best.min(d - r))
+}
+
+/// Per segment of `b`: the distance `|p − c(t)|` from `p` to its nearest
+/// point `c(t)` and the radius `r(t)` there (a zero-length segment takes
+/// the larger of its two radii).
+fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ {
+    b.points
+        .windows(2)
+        .zip(b.radii.windows(2))
+        .map(move |(s, r)| {
+            let (a, q) = (s[0], s[1]);
+            let (ra, rb) = (r[0], r[1]);
+            let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
+            let (t, l2) = crate::math::nearest_on_segment(p, a, q);
+            let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
+            let d = (p[0] - cx).hypot(p[1] - cy);
+            let r = if l2 > 0.0 {
                 ra + (rb - ra) * t
             } else {
                 ra.max(rb)
             };
-        best = best.min(d);
-    }
-    best
+            (d, r)
+        })
 }
 
 /// A tube's pixel bounding box `[x0, y0, x1, y1)` clipped to `w × h`.
@@ -346,18 +354,7 @@ pub mod how {
 fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
     let (mut bt, mut bc) = (f64::MAX, f64::MAX);
     let mut inner = false;
-    for i in 0..b.points.len() - 1 {
-        let (a, q) = (b.points[i], b.points[i + 1]);
-        let (ra, rb) = (b.radii[i], b.radii[i + 1]);
-        let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
-        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
-        let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
-        let d = (p[0] - cx).hypot(p[1] - cy);
-        let r = if l2 > 0.0 {
-            ra + (rb - ra) * t
-        } else {
-            ra.max(rb)
-        };
+    for (d, r) in segments_d_r(b, p) {
         bt = bt.min(d - r);
         bc = bc.min(d - CORE * r);
         // the inner zone: deeper than SEED_IN of the radius
