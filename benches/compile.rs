@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use re2d::surface::{self, Options, fixtures};
+use re2d::surface::{self, Options};
+use re2d_testkit::surface as fixtures;
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     let mut t: Vec<f64> = (0..runs)

@@ -2,7 +2,7 @@
 //
 // `make bench` / `cargo bench --bench core`. Atlases: the three golden atlases
 // of tests/golden (animal, prop, dense) and the generated dense figure of
-// `rotsprite::synth` at 1024 and 2048. Paths: decode, decode_anime, draw 128,
+// `re2d_testkit::atlas` at 1024 and 2048. Paths: decode, decode_anime, draw 128,
 // anime 256 and anime 512 (reused workspace, the pose and the view change
 // every frame). The decoders are timed twice: with the allocator reusing
 // the previous call's memory ("warm"), and with every output block on fresh
@@ -19,11 +19,11 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use re2d::rotsprite::synth::{dense_atlas, turn_pose, walk_pose};
 use re2d::rotsprite::{
     AnimeWorkspace, AtlasImage, Frame, R2DRotModelPose, R2DRotPoint, Rig, decode, decode_anime,
     draw,
 };
+use re2d_testkit::atlas::{dense_atlas, turn_pose, walk_pose};
 
 fn ms(f: impl FnOnce()) -> f64 {
     let s = Instant::now();

@@ -20,9 +20,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use re2d::character::{Character, FrameRequest};
-use re2d::rotsprite::synth::{dense_atlas, walk_pose};
 use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode_anime};
 use re2d::surface::{self, Options};
+use re2d_testkit::atlas::{dense_atlas, walk_pose};
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     let mut t: Vec<f64> = (0..runs)

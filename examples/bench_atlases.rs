@@ -10,9 +10,9 @@
 
 use std::path::Path;
 
-use re2d::rotsprite::synth::{dense_atlas, turn_pose, walk_pose};
 use re2d::rotsprite::{AtlasImage, R2DRotModelPose, decode};
 use re2d::surface::{Options, compile};
+use re2d_testkit::atlas::{dense_atlas, turn_pose, walk_pose};
 
 fn pose_bytes(p: &R2DRotModelPose) -> &[u8] {
     // SAFETY: R2DRotModelPose is repr(C) plain data (f64, u8, CBool); reading

@@ -7,8 +7,8 @@
 use std::error::Error;
 use std::path::Path;
 
-use re2d::rotsprite::synth::{dense_atlas, walk_pose};
 use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
+use re2d_testkit::atlas::{dense_atlas, walk_pose};
 
 fn write_png(path: &Path, rgba: &[u8], w: u32, h: u32) -> Result<(), Box<dyn Error>> {
     re2d::publish::publish(path, &re2d::png_io::encode_rgba(rgba, w, h)?, &[])?;

@@ -397,7 +397,7 @@ fn issue29(dir: &Path) {
     .expect("json");
     let mut src =
         |_: &str, _: &serde_json::Value| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
-            Ok(("t.png".into(), re2d::riv::fixtures::texture(0.3)))
+            Ok(("t.png".into(), re2d_testkit::riv::texture(0.3)))
         };
     let m =
         re2d::riv::Model::from_json(&j, &mut src, &re2d::limits::Limits::DEFAULT).expect("model");

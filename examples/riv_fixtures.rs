@@ -1,4 +1,4 @@
-//! Writes the generated `.riv` test characters (src/riv/fixtures.rs) into
+//! Writes the generated `.riv` test characters (testkit/src/riv.rs) into
 //! `tests/riv/fixtures/<name>/` (model.json + one PNG per part). The tests
 //! check that the committed files equal what this generates.
 //!
@@ -19,7 +19,7 @@ fn main() {
         .and_then(|b| {
             motion::retarget(
                 &b,
-                &re2d::riv::fixtures::mocap_bones(),
+                &re2d_testkit::riv::mocap_bones(),
                 &motion::MotionOptions::default(),
             )
         })
@@ -30,8 +30,8 @@ fn main() {
     for w in &walk.warnings {
         eprintln!("riv_fixtures: mocap: {w}");
     }
-    let mut all = re2d::riv::fixtures::all();
-    all.push(re2d::riv::fixtures::mocap(&walk));
+    let mut all = re2d_testkit::riv::all();
+    all.push(re2d_testkit::riv::mocap(&walk));
     for f in all {
         let dir = std::path::Path::new(&out).join(f.name);
         let write = |name: &str, bytes: &[u8]| {

@@ -22,8 +22,6 @@
 
 pub mod anim;
 pub mod character;
-#[doc(hidden)]
-pub mod fuzz_entry;
 pub mod limits;
 pub mod math;
 pub mod mesh;

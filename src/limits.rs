@@ -150,7 +150,7 @@ pub const RIG_BONES_CEILING: u32 = 127;
 pub const RIG_NAME_MAX_BYTES: usize = 64;
 
 impl Limits {
-    /// Limits of the fuzz targets (`src/fuzz_entry.rs`, `msh::invariants`):
+    /// Limits of the fuzz targets (`testkit/src/fuzz_entry.rs`, `msh::invariants`):
     /// small enough that one input stays fast under the fuzzer.
     pub const FUZZ: Limits = Limits {
         png_max_side: 256,

@@ -172,9 +172,9 @@ const MASK_BITS: u32 = 0b0111_1011_1111_1110;
 /// ```
 /// use re2d::sprite::SpriteHandle;
 ///
-/// // an atlas file: the generated dense figure
+/// // an atlas file: the generated dense figure of the test-data crate `re2d-testkit`
 /// let path = std::env::temp_dir().join(format!("re2d-doc-sprite-{}.png", std::process::id()));
-/// let rgba = re2d::rotsprite::synth::dense_atlas(1);
+/// let rgba = re2d_testkit::atlas::dense_atlas(1);
 /// std::fs::write(&path, re2d::png_io::encode_rgba(&rgba, 1024, 1024)?)?;
 ///
 /// let mut h = SpriteHandle::load(&path)?; // v2 atlas, pixel style (128 px)

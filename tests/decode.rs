@@ -403,3 +403,35 @@ fn scaled_atlases_read_the_top_left_pixel_of_each_block() {
         }
     }
 }
+
+/// The row walk of [`decode_anime`] finds the neighbours the cell grid
+/// gives [`atlas::anime_scan`]: the dense figure (`re2d_testkit::atlas`) with a fifth of
+/// its cells switched off at random (gaps in rows, lone cells, missing lower and
+/// diagonal neighbours) and its empty rows between the part tiles.
+#[test]
+fn row_walk_matches_the_index_grid() {
+    use atlas::{GRID_H, GRID_W, anime_scan};
+    let mut px = re2d_testkit::atlas::dense_atlas(1);
+    let mut seed = 7u32;
+    for my in 0..GRID_H {
+        for mx in 0..GRID_W {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            if seed >> 29 == 0 || (mx == 61 && my % 3 == 0) {
+                // Coverage alpha 0: the cell is inactive.
+                px[((768 + my) * 1024 + 512 + mx) * 4 + 3] = 0;
+            }
+        }
+    }
+    let img = AtlasImage::new(&px, 1024, 1024, 4096).unwrap();
+    let base = decode(&img).unwrap();
+    let grid = cell_grid(&img).unwrap();
+    let mut want = Vec::new();
+    anime_scan(&img, &base, &grid, |p| want.push(p));
+    let got = decode_anime(&img).unwrap();
+    assert_eq!(got.len(), want.len());
+    let patches = got.iter().filter(|p| p.textured.get()).count();
+    assert!(patches > 1000 && patches < got.len() * 9 / 10, "{patches}");
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "point {i}");
+    }
+}

@@ -8,7 +8,7 @@
 // frame changes a hash here. Do not regenerate them to make a change pass.
 //
 // Atlases: the three golden atlases (tests/golden) and the generated dense
-// atlas of `rotsprite::synth` at 1024 and 2048. Per atlas, one chain per
+// atlas of `re2d_testkit::atlas` at 1024 and 2048. Per atlas, one chain per
 // path: decode (every record of decode and decode_anime), draw 128 (legacy
 // head, legacy body, no rig and procedural model poses), anime 256 and
 // anime 512 (out, sample_depth, resolved and bounds after every frame; one
@@ -19,11 +19,11 @@
 // Runs in release only (`make test-frames`, part of `make test`): in a debug
 // build the same frames take minutes.
 
-use re2d::rotsprite::synth::dense_atlas;
 use re2d::rotsprite::{
     AnimeWorkspace, AtlasImage, CBool, Frame, R2DRotModelPose, R2DRotPoint, Rig, decode,
     decode_anime, draw,
 };
+use re2d_testkit::atlas::dense_atlas;
 
 /// FNV-1a 64 state, continued over every byte handed to it.
 struct Chain(u64);

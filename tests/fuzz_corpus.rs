@@ -1,5 +1,5 @@
 // re2d tests — replay every committed fuzz corpus file through the fuzz entry points (CI without cargo-fuzz still runs them).
-//! `fuzz/corpus/<target>/*` → `re2d::fuzz_entry::TARGETS[<target>]`. A
+//! `fuzz/corpus/<target>/*` → `re2d_testkit::fuzz_entry::TARGETS[<target>]`. A
 //! panic here is a crash the fuzzer found (or would find). The `js` target's
 //! corpus is replayed by the QuickJS host crate (`qjs/tests/fuzz_corpus_js.rs`).
 
@@ -19,7 +19,7 @@ fn corpus(name: &str) -> Vec<PathBuf> {
 }
 
 fn replay(name: &str) {
-    let f = re2d::fuzz_entry::TARGETS
+    let f = re2d_testkit::fuzz_entry::TARGETS
         .iter()
         .find(|t| t.0 == name)
         .unwrap_or_else(|| panic!("no entry point for {name}"))
@@ -35,10 +35,10 @@ fn replay(name: &str) {
 
 #[test]
 fn every_target_has_a_corpus() {
-    for (name, _) in re2d::fuzz_entry::TARGETS {
+    for (name, _) in re2d_testkit::fuzz_entry::TARGETS {
         assert!(!corpus(name).is_empty(), "{name}");
     }
-    for name in re2d::fuzz_entry::JS_TARGETS {
+    for name in re2d_testkit::fuzz_entry::JS_TARGETS {
         assert!(!corpus(name).is_empty(), "{name}");
     }
 }

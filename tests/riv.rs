@@ -31,7 +31,7 @@ fn load(name: &str) -> Model {
 /// A model from JSON with in-memory textures (`id` → PNG).
 fn model_of(j: &Json) -> Result<Model, re2d::riv::RivError> {
     let mut src = |id: &str, _e: &Json| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
-        Ok((format!("{id}.png"), re2d::riv::fixtures::texture(0.3)))
+        Ok((format!("{id}.png"), re2d_testkit::riv::texture(0.3)))
     };
     Model::from_json(j, &mut src, &Limits::DEFAULT)
 }
@@ -53,7 +53,7 @@ fn small() -> Json {
 
 #[test]
 fn committed_fixtures_are_the_generated_ones() {
-    for f in re2d::riv::fixtures::all() {
+    for f in re2d_testkit::riv::all() {
         let dir = repo().join("tests/riv/fixtures").join(f.name);
         let json = std::fs::read_to_string(dir.join("model.json")).unwrap();
         assert_eq!(
@@ -515,7 +515,7 @@ fn validation_errors_have_their_codes() {
         Code::Texture
     );
     // issue 29 row 9: a valid header over data that does not decode
-    let mut broken = re2d::riv::fixtures::texture(0.3);
+    let mut broken = re2d_testkit::riv::texture(0.3);
     let n = broken.len();
     broken[n / 2..].iter_mut().for_each(|b| *b ^= 0x5a);
     let mut src = |_: &str, _: &Json| -> Result<(String, Vec<u8>), re2d::riv::RivError> {

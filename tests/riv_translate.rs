@@ -12,7 +12,7 @@ use serde_json::{Value as Json, json};
 
 fn model_of(j: &Json) -> Result<Model, re2d::riv::RivError> {
     let mut src = |id: &str, _e: &Json| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
-        Ok((format!("{id}.png"), re2d::riv::fixtures::texture(0.3)))
+        Ok((format!("{id}.png"), re2d_testkit::riv::texture(0.3)))
     };
     Model::from_json(j, &mut src, &Limits::DEFAULT)
 }
@@ -358,11 +358,11 @@ fn committed_mocap_fixture_is_the_generated_one() {
     .unwrap();
     let walk = re2d::rig::motion::retarget(
         &b,
-        &re2d::riv::fixtures::mocap_bones(),
+        &re2d_testkit::riv::mocap_bones(),
         &re2d::rig::motion::MotionOptions::default(),
     )
     .unwrap();
-    let f = re2d::riv::fixtures::mocap(&walk);
+    let f = re2d_testkit::riv::mocap(&walk);
     let dir = repo.join("tests/riv/fixtures/mocap");
     let committed = std::fs::read_to_string(dir.join("model.json")).unwrap();
     assert_eq!(committed, f.json, "run cargo run --example riv_fixtures");

@@ -5,8 +5,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use re2d::model::ErrorClass;
-use re2d::rotsprite::synth::dense_atlas;
 use re2d::sprite::{LegacyRig, PartSelection, SpriteHandle, Style, file_stamp};
+use re2d_testkit::atlas::dense_atlas;
 
 /// `name` in a fresh folder of its own (names differ between tests).
 fn tmp(name: &str) -> PathBuf {

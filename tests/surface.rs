@@ -914,7 +914,7 @@ fn compiled_atlas_png_is_at_most_1_2x_the_engine_png() {
 
 #[test]
 fn typed_surface_roundtrips_through_json() {
-    let s = surface::fixtures::dense_humanoid();
+    let s = re2d_testkit::surface::dense_humanoid();
     let json = s.to_json();
     let doc = surface::json::parse(json.as_bytes(), false).unwrap();
     assert_eq!(Surface::from_json(&doc).unwrap(), s);
@@ -936,7 +936,7 @@ fn typed_surface_roundtrips_through_json() {
 
 #[test]
 fn dense_fixture_compiles_with_segments() {
-    let s = surface::fixtures::dense_humanoid();
+    let s = re2d_testkit::surface::dense_humanoid();
     let mut o = opts();
     o.segments = true;
     let a = surface::compile_surface(&s, None, &o).unwrap();

@@ -1,4 +1,4 @@
-// re2d fuzz target `bvh`: see re2d::fuzz_entry::bvh (the corpus replay test runs the same function).
+// re2d fuzz target `bvh`: see re2d_testkit::fuzz_entry::bvh (the corpus replay test runs the same function).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| re2d::fuzz_entry::bvh(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| re2d_testkit::fuzz_entry::bvh(data));

@@ -1,4 +1,4 @@
-//! Fuzz driver of the QuickJS host (target `js`; the other targets are in `re2d::fuzz_entry`): the fuzzer's bytes
+//! Fuzz driver of the QuickJS host (target `js`; the other targets are in `re2d_testkit::fuzz_entry`): the fuzzer's bytes
 //! are a program of calls into `$.mesh`, `$.re2dSprite`, the rotsprite
 //! validators and the engine natives, interpreted by a small JS loop (no
 //! source text is generated, so one input costs one call).

@@ -12,7 +12,6 @@
 //! | `check.rs` | structural check of a decoded file (`re2d riv check`) | §10.1 |
 //! | `roundtrip.rs` | decoded records == the writer's object list | §10.1 |
 //! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included | §10.2 |
-//! | `fixtures.rs` | the generated test characters (walk, arm) | issue 8 §3 |
 //!
 //! Pipeline: [`Model::load`] → [`export::export`] → bytes (published by the
 //! CLI); [`check::check_bytes`] and [`reference::render`] are the two
@@ -21,7 +20,6 @@
 pub mod check;
 pub mod error;
 pub mod export;
-pub mod fixtures;
 pub mod keys;
 pub mod machine;
 pub mod model;

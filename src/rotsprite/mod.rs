@@ -12,10 +12,11 @@
 //! | `fill.rs` | buffer clears and copies with vector stores | — |
 //! | `threads.rs` | thread count of the C API's smooth renders (`RE2D_THREADS`) | — |
 //!
-//! A typical Rust caller (here with the generated dense atlas of [`synth`];
-//! a real one comes from a PNG, e.g. through [`crate::png_io::decode_rgba`]):
+//! A typical Rust caller (here with the generated dense atlas of the workspace's
+//! test-data crate `re2d-testkit`; a real one comes from a PNG, e.g. through
+//! [`crate::png_io::decode_rgba`]):
 //! ```
-//! use re2d::rotsprite::synth::{dense_atlas, walk_pose};
+//! use re2d_testkit::atlas::{dense_atlas, walk_pose};
 //! use re2d::rotsprite::{AnimeWorkspace, AtlasImage, Frame, Rig, decode, decode_anime, draw};
 //!
 //! let rgba = dense_atlas(1); // a 1024² v2 atlas, RGBA8
@@ -48,7 +49,6 @@ pub mod draw;
 mod fill;
 mod image;
 pub mod rig;
-pub mod synth;
 pub mod threads;
 mod types;
 pub mod v1;

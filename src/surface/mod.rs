@@ -13,7 +13,6 @@
 //! | `publish.rs` | deterministic PNG encoding and atomic publish | §2.4, §8 |
 //! | `build.rs` | build files: a list of compile jobs | §9.3 |
 //! | `inspect.rs` | atlas summary through the runtime decoder (`re2d atlas inspect`) | §9.2 |
-//! | `fixtures.rs` | generated dense humanoid-size test surface | — |
 //! | `error.rs` | `E_*` codes | §5.8 |
 //!
 //! Typical use: [`compile`](crate::surface::compile) (JSON bytes + optional
@@ -47,7 +46,6 @@ pub mod build;
 mod compile;
 mod encode;
 mod error;
-pub mod fixtures;
 pub mod inspect;
 pub mod json;
 mod legacy;

@@ -10,9 +10,9 @@
 //! This is a fixture generator, not the authoring path: real atlases come
 //! from the surface compiler.
 
-use super::types::{CBool, R2DRotModelPose};
-use crate::math::PI;
-use crate::model::matrix::{affine, multiply};
+use re2d::math::PI;
+use re2d::model::matrix::{affine, multiply};
+use re2d::rotsprite::{CBool, R2DRotModelPose};
 
 /// One generated part: id, colour and surface function `(u, v) → (x, y, z)`.
 struct PartSpec {
@@ -291,7 +291,7 @@ pub fn turn_pose(parts: &[u8], i: usize) -> R2DRotModelPose {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rotsprite::{AtlasImage, decode, decode_anime};
+    use re2d::rotsprite::{AtlasImage, decode, decode_anime};
 
     #[test]
     fn dense_atlas_decodes_to_continuous_blended_parts() {

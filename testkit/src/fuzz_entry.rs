@@ -17,7 +17,7 @@
 //! | `bvh` | BVH text → `rig::bvh::parse`, forward kinematics of the first and last frame, retargeting onto a small biped (`rig::motion`) |
 //! | `js` (in `re2d_qjs::fuzz`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
 
-use crate::limits::Limits;
+use re2d::limits::Limits;
 
 /// A target: name (= `fuzz/fuzz_targets/<name>.rs`) and entry point.
 pub type Target = (&'static str, fn(&[u8]));
@@ -89,7 +89,7 @@ mod atlas_gen {
         pub touched: Vec<usize>,
         /// The smooth renderer's workspace, reused across inputs as a caller
         /// reuses it across frames (its buffers stay sized for 256).
-        pub ws: crate::rotsprite::AnimeWorkspace,
+        pub ws: re2d::rotsprite::AnimeWorkspace,
         /// 128 px raster output.
         pub small: Vec<u8>,
         /// 256 px smooth output.
@@ -100,7 +100,7 @@ mod atlas_gen {
         pub static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
             img: vec![0; W * W * 4],
             touched: Vec::new(),
-            ws: crate::rotsprite::AnimeWorkspace::new(),
+            ws: re2d::rotsprite::AnimeWorkspace::new(),
             small: vec![0; 128 * 128 * 4],
             big: vec![0; 256 * 256 * 4],
         });
@@ -119,8 +119,8 @@ mod atlas_gen {
 /// its 4×4 colour block. Then header check, decode, decode_anime, the 128 px
 /// raster and the 256 px smooth renderer with a legacy or model rig.
 pub fn atlas(data: &[u8]) {
-    use crate::rotsprite::{AtlasImage, Frame, Rig, decode, decode_anime, draw};
     use atlas_gen::{SCRATCH, W, put};
+    use re2d::rotsprite::{AtlasImage, Frame, Rig, decode, decode_anime, draw};
     let mut b = Bytes(data);
     let mode = b.u8();
     let view = (
@@ -186,8 +186,8 @@ pub fn atlas(data: &[u8]) {
         let Ok(view_img) = AtlasImage::new(img, W as i32, W as i32, 4 * W as i32) else {
             return;
         };
-        let _ = crate::rotsprite::atlas::extensions(&view_img);
-        let pose = crate::rotsprite::synth::walk_pose((rig_kind >> 2) as f64 / 64.0);
+        let _ = re2d::rotsprite::atlas::extensions(&view_img);
+        let pose = crate::atlas::walk_pose((rig_kind >> 2) as f64 / 64.0);
         let rig = match rig_kind & 3 {
             0 => None,
             1 => Some(Rig::legacy(rig_kind & 4 != 0)),
@@ -213,7 +213,7 @@ pub fn atlas(data: &[u8]) {
 /// minimum), a stride padding, a pose, and pixels cycled from the remaining
 /// bytes.
 pub fn v1(data: &[u8]) {
-    use crate::rotsprite::{AtlasImage, v1};
+    use re2d::rotsprite::{AtlasImage, v1};
     let mut b = Bytes(data);
     let side = 56 + 8 * (b.u8() as i32 % 10);
     let pad = (b.u8() % 4) as i32 * 4;
@@ -241,11 +241,11 @@ pub fn v1(data: &[u8]) {
 /// `atlas inspect`, and sprite loading (classification, v1/v2 decode).
 pub fn png(data: &[u8]) {
     let l = FUZZ_LIMITS;
-    if let Ok(img) = crate::png_io::decode_rgba_limited(std::io::Cursor::new(data), &l) {
-        let _ = crate::sprite::SpriteHandle::from_image(img, std::path::Path::new("fuzz.png"));
+    if let Ok(img) = re2d::png_io::decode_rgba_limited(std::io::Cursor::new(data), &l) {
+        let _ = re2d::sprite::SpriteHandle::from_image(img, std::path::Path::new("fuzz.png"));
     }
-    if let Ok(img) = crate::surface::decode_rgba8_limited(data, &l) {
-        let _ = crate::surface::inspect::inspect(&img.rgba, img.width, img.height);
+    if let Ok(img) = re2d::surface::decode_rgba8_limited(data, &l) {
+        let _ = re2d::surface::inspect::inspect(&img.rgba, img.width, img.height);
     }
 }
 
@@ -253,7 +253,7 @@ pub fn png(data: &[u8]) {
 
 /// Surface JSON → compile (byte 0 picks legacy/segments/support) → inspect.
 pub fn surface(data: &[u8]) {
-    use crate::surface::{Options, compile, inspect::inspect};
+    use re2d::surface::{Options, compile, inspect::inspect};
     let Some((&sel, json)) = data.split_first() else {
         return;
     };
@@ -283,7 +283,7 @@ pub fn surface(data: &[u8]) {
 /// clip sample at a few times, build body and portrait poses, joints,
 /// sockets and the C model pose.
 pub fn model(data: &[u8]) {
-    use crate::model::{
+    use re2d::model::{
         RigInput, build_model_pose, model_joints, rows_to_c, sample_clip, socket_matrix,
         validate_animations, validate_definition,
     };
@@ -293,12 +293,12 @@ pub fn model(data: &[u8]) {
     };
     let parse = |t: &[u8]| {
         let s = std::str::from_utf8(t).ok()?;
-        crate::model::jstext::parse(s, &FUZZ_LIMITS).ok()
+        re2d::model::jstext::parse(s, &FUZZ_LIMITS).ok()
     };
     let Some(def_v) = parse(def_text) else {
         return;
     };
-    let _ = crate::model::relative_asset(
+    let _ = re2d::model::relative_asset(
         def_v.get("file").and_then(|v| v.as_str()),
         def_v
             .get("atlas")
@@ -308,13 +308,13 @@ pub fn model(data: &[u8]) {
     let Ok(def) = validate_definition(def_v) else {
         return;
     };
-    let _ = crate::model::jstext::to_text(&def.json);
+    let _ = re2d::model::jstext::to_text(&def.json);
     let anims = match parse(anim_text) {
         Some(v) => validate_animations(v, &def),
         None => validate_animations(serde_json::json!({"version": 1, "clips": {}}), &def),
     };
     let Ok(anims) = anims else { return };
-    let mut samples = vec![crate::model::Sample::default()];
+    let mut samples = vec![re2d::model::Sample::default()];
     for clip in anims.clips.values() {
         for t in [
             0.0,
@@ -361,7 +361,7 @@ pub fn build_file(data: &[u8]) {
     if FUZZ_LIMITS.check_json_depth(data).is_err() {
         return;
     }
-    let _ = crate::surface::parse_build(data, std::path::Path::new("base"));
+    let _ = re2d::surface::parse_build(data, std::path::Path::new("base"));
 }
 
 /// BVH bytes → reader (fuzz limits), forward kinematics of the first and last
@@ -369,7 +369,7 @@ pub fn build_file(data: &[u8]) {
 /// options: whatever the capture holds, every step returns a value or a
 /// typed error.
 pub fn bvh(data: &[u8]) {
-    use crate::rig::{bvh, motion};
+    use re2d::rig::{bvh, motion};
     let Ok(b) = bvh::parse(data, &FUZZ_LIMITS) else {
         return;
     };
@@ -414,7 +414,7 @@ pub fn bvh(data: &[u8]) {
 /// a 64×64 drawing (a red disc on a green key), build the bone tree, the
 /// motion bones, the silhouette, the slicing and the pivot map.
 pub fn rig_skeleton(data: &[u8]) {
-    use crate::rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
+    use re2d::rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
     let Ok(sk) = Skeleton::parse(data, &FUZZ_LIMITS) else {
         return;
     };
@@ -435,7 +435,7 @@ pub fn rig_skeleton(data: &[u8]) {
             &[0, 255, 0, 255]
         });
     }
-    let img = crate::png_io::RgbaImage {
+    let img = re2d::png_io::RgbaImage {
         data: px,
         width: N,
         height: N,
