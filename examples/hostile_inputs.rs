@@ -13,7 +13,6 @@
 use std::fs;
 use std::path::Path;
 
-use re2d::msh::synth;
 use re2d::riv::write::{Header, RivObject, Value, encode};
 use serde_json::json;
 
@@ -29,7 +28,7 @@ fn msh(dir: &Path) {
         ("msh-frames-4M.msh", "frames", 4_000_000),
         ("msh-frames-3.msh", "frames", 3),
     ] {
-        let s = synth::hostile(kind, n).expect("a hostile kind");
+        let s = re2d_testkit::msh::hostile(kind, n).expect("a hostile kind");
         write(dir, name, &s.bytes);
     }
 }
@@ -426,7 +425,7 @@ fn issue29(dir: &Path) {
     }
     write(dir, "r29-root-8e37.bvh", out.as_bytes());
     // a small archive (row 8)
-    let s = synth::generate("triangle", 1).expect("an archive");
+    let s = re2d::msh::synth::generate("triangle", 1).expect("an archive");
     write(dir, "r29-small.nres", &s.bytes);
     // row 11: riv-max-objects (16 M) records of 4 bytes (a Node with parentId 0)
     let node = RivObject::new(2).with(5, Value::Uint(0));
@@ -452,7 +451,11 @@ fn largest(dir: &Path) {
         ("max-batches-2000.msh", "batches", 2000),
         ("max-frames-32M.msh", "frames", 32_000_000),
     ] {
-        write(dir, name, &synth::hostile(kind, n).expect("a kind").bytes);
+        write(
+            dir,
+            name,
+            &re2d_testkit::msh::hostile(kind, n).expect("a kind").bytes,
+        );
     }
     // riv-max-objects (16 M) unknown objects
     let mut v = vec![RivObject::new(23)];

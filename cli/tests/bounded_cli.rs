@@ -1,5 +1,5 @@
 // re2d CLI tests — issue 20 (bounded memory and time, all-or-nothing folders, validation gaps): every example of the issue that concerns `re2d`.
-//! Inputs are generated here (`re2d::msh::synth::hostile`, `re2d::riv::write`);
+//! Inputs are generated here (`re2d_testkit::msh::hostile`, `re2d::riv::write`);
 //! runs that allocate on the old code run under `prlimit --as=2 GiB` (a
 //! missing prlimit fails the test) so that an abort shows as a signal.
 
@@ -65,7 +65,7 @@ fn tmp(name: &str) -> PathBuf {
 
 fn hostile(d: &Path, kind: &str, n: u64) -> PathBuf {
     let f = d.join(format!("{kind}-{n}.msh"));
-    fs::write(&f, re2d::msh::synth::hostile(kind, n).unwrap().bytes).unwrap();
+    fs::write(&f, re2d_testkit::msh::hostile(kind, n).unwrap().bytes).unwrap();
     f
 }
 

@@ -12,6 +12,7 @@
 //! | [`atlas`] | the dense 1024²/2048² v2 atlas, the walking and turning model poses | `tests/frames.rs`, `tests/sprite.rs`, `rotsprite::atlas::anime` unit tests, the core's doc examples, `benches/core.rs`, `benches/png.rs`, `examples/demo.rs` (`make demo`), `examples/bench_atlases.rs`, [`fuzz_entry`] |
 //! | [`surface`] | the dense humanoid-size surface JSON | `tests/surface.rs`, `benches/compile.rs`, `examples/dense_fixture.rs` |
 //! | [`riv`] | the `.riv` test characters (walk, arm, mocap) and their textures | `tests/riv.rs`, `tests/riv_translate.rs`, `examples/riv_fixtures.rs` (writes `tests/riv/fixtures`), `examples/hostile_inputs.rs` |
+//! | [`msh`] | "valid but huge" MSH models (many batches on one index range, huge frame counts) | `cli/tests/bounded_cli.rs`, `examples/hostile_inputs.rs` (`make hostile-test`) |
 //! | [`fuzz_entry`] | the entry points of the fuzz targets | `fuzz/fuzz_targets/*`, `tests/fuzz_corpus.rs` (corpus replay) |
 #![warn(missing_docs)]
 // The generators mirror the core's numeric style (index loops, explicit range tests).
@@ -24,5 +25,6 @@
 
 pub mod atlas;
 pub mod fuzz_entry;
+pub mod msh;
 pub mod riv;
 pub mod surface;
