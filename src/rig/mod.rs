@@ -35,6 +35,3 @@ pub mod verify;
 pub mod weights;
 
 pub use error::RigError;
-
-#[cfg(test)]
-mod tests;

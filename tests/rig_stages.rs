@@ -1,14 +1,14 @@
-//! Tests of the rig stages on the generated drawings (`drawings/`): the truth labels and
+//! Tests of the rig stages on the generated drawings (`re2d_testkit::drawings`): the truth labels and
 //! the drawings come from the painter, never from the code under test.
 
 use std::sync::OnceLock;
 
-use super::drawings::{self, CharacterSpec, Drawing};
-use super::silhouette::{Silhouette, silhouette};
-use super::skeleton::Skeleton;
-use super::slice::{Slicing, slice};
-use crate::limits::Limits;
-use crate::png_io::RgbaImage;
+use re2d::limits::Limits;
+use re2d::png_io::RgbaImage;
+use re2d::rig::drawings::{self, CharacterSpec, Drawing};
+use re2d::rig::silhouette::{Silhouette, silhouette};
+use re2d::rig::skeleton::Skeleton;
+use re2d::rig::slice::{Slicing, slice};
 
 /// The gates run on the seed's canvas (4.3 Mpx), too slow for a debug build: those tests
 /// run in release (`make test-rig`) and are ignored in debug builds.
@@ -108,10 +108,10 @@ fn slicing_matches_the_truth_quadruped() {
     slicing_gate(quadruped(), "quadruped");
 }
 
-fn verification(c: &Case, what: &str) -> super::verify::Verification {
-    let tree = super::tree::build(&c.sk);
-    let map = super::verify::PivotMap::new(&c.sk, &tree, &c.sl);
-    let v = super::verify::verify(&c.sk, &c.sil, &c.sl, &map);
+fn verification(c: &Case, what: &str) -> re2d::rig::verify::Verification {
+    let tree = re2d::rig::tree::build(&c.sk);
+    let map = re2d::rig::verify::PivotMap::new(&c.sk, &tree, &c.sl);
+    let v = re2d::rig::verify::verify(&c.sk, &c.sil, &c.sl, &map);
     eprintln!(
         "{what}: reassembly IoU {:.4} colour {:.4} ({} connectors)",
         v.iou,
@@ -144,7 +144,7 @@ fn reassembly_passes_and_its_controls_fail() {
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let v = verification(c, what);
         assert!(
-            v.iou >= super::verify::T_IOU && v.colour >= super::verify::T_COLOUR,
+            v.iou >= re2d::rig::verify::T_IOU && v.colour >= re2d::rig::verify::T_COLOUR,
             "{what}"
         );
         assert_eq!(v.controls.len(), 3, "{what}");
@@ -159,15 +159,15 @@ fn tables(
     c: &Case,
     what: &str,
 ) -> (
-    super::weights::SchemeTable,
-    Vec<super::mesh::StepRow>,
+    re2d::rig::weights::SchemeTable,
+    Vec<re2d::rig::mesh::StepRow>,
     Option<usize>,
 ) {
-    use super::weights::{Scheme, bend_maps, table, weights};
+    use re2d::rig::weights::{Scheme, bend_maps, table, weights};
     let meshes: Vec<_> =
         c.sl.parts
             .iter()
-            .map(|p| super::mesh::grid(p, 8).expect("mesh"))
+            .map(|p| re2d::rig::mesh::grid(p, 8).expect("mesh"))
             .collect();
     let t = table(&c.sk, &c.sl, &meshes);
     eprintln!("{what}: scheme | distal px (sum) | proximal px (max) | largest volume loss %");
@@ -194,7 +194,7 @@ fn tables(
             Vec::new()
         }
     };
-    let (rows, step) = super::mesh::step_table(&c.sl.parts, &wf, &bends);
+    let (rows, step) = re2d::rig::mesh::step_table(&c.sl.parts, &wf, &bends);
     eprintln!("{what}: step | max deviation px | vertices");
     for r in &rows {
         eprintln!(
@@ -220,7 +220,7 @@ fn weights_are_local_and_the_ramp_is_not() {
         let ramp = t
             .rows
             .iter()
-            .find(|r| r.scheme == super::weights::Scheme::Ramp)
+            .find(|r| r.scheme == re2d::rig::weights::Scheme::Ramp)
             .expect("ramp");
         assert!(
             !ramp.local(),
@@ -235,7 +235,7 @@ fn weights_are_local_and_the_ramp_is_not() {
 
 // ---- fast tests (debug too) ----
 
-fn parse(text: &str) -> Result<Skeleton, super::RigError> {
+fn parse(text: &str) -> Result<Skeleton, re2d::rig::RigError> {
     Skeleton::parse(text.as_bytes(), &Limits::DEFAULT)
 }
 
@@ -252,7 +252,7 @@ fn declaration_rules_and_codes() {
     let sk = parse(&ok).expect("valid");
     assert_eq!(sk.bones[1].parent, Some(0));
     assert_eq!(sk.bones[1].radii, vec![3.0; 3]);
-    assert_eq!(sk.background, super::skeleton::Background::Auto);
+    assert_eq!(sk.background, re2d::rig::skeleton::Background::Auto);
     assert!(sk.facing_right);
     let cases = [
         (
@@ -351,7 +351,10 @@ fn declaration_rules_and_codes() {
            {"name": "нога", "points": [[1,1],[2,2]], "radius": 1}"#,
     ))
     .expect("two Cyrillic names");
-    assert_eq!(super::verify::png_name(&u.bones[0].name), "part_рука.png");
+    assert_eq!(
+        re2d::rig::verify::png_name(&u.bones[0].name),
+        "part_рука.png"
+    );
 }
 
 #[test]
@@ -362,7 +365,7 @@ fn connectors_join_children_that_do_not_start_at_the_tip() {
            {"name": "arm", "parent": "torso", "points": [[55, 40], [80, 60]], "radius": 4}"#,
     ))
     .unwrap();
-    let t = super::tree::build(&sk);
+    let t = re2d::rig::tree::build(&sk);
     assert_eq!(t.connectors(), 1);
     let names: Vec<&str> = t.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["torso", "head", "arm.connector", "arm"]);
@@ -406,7 +409,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
             (seed >> 33).is_multiple_of(17)
         })
         .collect();
-    let near = super::slice::nearest_feature(&feature, w, h);
+    let near = re2d::rig::slice::nearest_feature(&feature, w, h);
     for i in 0..w * h {
         let (x, y) = ((i % w) as i64, (i / w) as i64);
         let best = (0..w * h)
@@ -419,7 +422,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
         assert!(feature[j] && got == best, "pixel {i}: {got} vs {best}");
     }
     assert!(
-        super::slice::nearest_feature(&[false; 12], 4, 3)
+        re2d::rig::slice::nearest_feature(&[false; 12], 4, 3)
             .iter()
             .all(|&j| j == usize::MAX)
     );
@@ -433,7 +436,7 @@ fn keying_gives_fractional_edges_without_green_spill() {
         width: d.width,
         height: d.height,
     };
-    let sil = silhouette(&img, super::skeleton::Background::Auto).unwrap();
+    let sil = silhouette(&img, re2d::rig::skeleton::Background::Auto).unwrap();
     assert_eq!(sil.key, Some([0, 255, 0]));
     let (mut partial, mut greenish) = (0, 0);
     for p in sil.rgba.chunks(4) {
@@ -496,7 +499,7 @@ struct Layer {
 }
 
 fn capsule_d(p: [f64; 2], a: [f64; 2], b: [f64; 2], ra: f64, rb: f64) -> f64 {
-    let (t, _) = crate::math::nearest_on_segment(p, a, b);
+    let (t, _) = re2d::math::nearest_on_segment(p, a, b);
     let c = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
     (p[0] - c[0]).hypot(p[1] - c[1]) - (ra + (rb - ra) * t)
 }
@@ -689,9 +692,9 @@ fn ious(sl: &Slicing, sil: &Silhouette, truth: &[u8], n: usize) -> Vec<f64> {
 
 #[test]
 fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
-    use super::slice::{Rule, slice_with};
+    use re2d::rig::slice::{Rule, slice_with};
     let (img, truth) = layered_drawing();
-    let sil = silhouette(&img, super::skeleton::Background::Auto).expect("keys");
+    let sil = silhouette(&img, re2d::rig::skeleton::Background::Auto).expect("keys");
     // ownership is measured on the keyed figure (the darker outline's fringe keys to partial alpha)
     let truth: Vec<u8> = truth
         .iter()
@@ -744,11 +747,11 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
         );
     }
     // the confidence needs no truth: the doubled-radii control doubts more
-    let bad = super::slice::doubled(&sk);
-    let ctl = super::slice::confidence(
+    let bad = re2d::rig::slice::doubled(&sk);
+    let ctl = re2d::rig::slice::confidence(
         &bad,
         &sil,
-        &super::slice::ownership(&bad, &sil, Rule::Paint),
+        &re2d::rig::slice::ownership(&bad, &sil, Rule::Paint),
     );
     eprintln!(
         "  doubt {:.4} (tie {:.4}, unpainted border {:.4}); control {:.4}",
@@ -757,7 +760,7 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
         paint.confidence.unpainted_share(),
         ctl.doubt()
     );
-    assert!(ctl.doubt() >= paint.confidence.doubt() + super::build::CONFIDENCE_MARGIN);
+    assert!(ctl.doubt() >= paint.confidence.doubt() + re2d::rig::build::CONFIDENCE_MARGIN);
     // declared partless: no warning, same ownership of the others
     let sk2 = layered_declaration(&["thigh_far", "thigh_near"]);
     let p2 = slice_with(&sk2, &sil, Rule::Paint).expect("paint");
@@ -768,13 +771,13 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
 #[test]
 fn a_tube_off_the_figure_is_bad_input() {
     let (img, _) = layered_drawing();
-    let sil = silhouette(&img, super::skeleton::Background::Auto).expect("keys");
+    let sil = silhouette(&img, re2d::rig::skeleton::Background::Auto).expect("keys");
     let sk = parse(&with_bones(
         r#"{"name": "torso", "points": [[300, 450], [300, 186]], "radius": 92},
            {"name": "ghost", "parent": "torso", "points": [[10, 10], [40, 10]], "radius": 6}"#,
     ))
     .unwrap();
-    let e = super::slice::slice(&sk, &sil).unwrap_err();
+    let e = re2d::rig::slice::slice(&sk, &sil).unwrap_err();
     assert_eq!(e.code, "E_RIG_PART");
     assert!(e.message.contains("'ghost'"), "{e}");
 }
@@ -783,7 +786,7 @@ fn a_tube_off_the_figure_is_bad_input() {
 
 /// Per part with visible paint in the truth: (name, IoU paint, IoU tubes); and the means.
 fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
-    use super::slice::{Rule, slice_with};
+    use re2d::rig::slice::{Rule, slice_with};
     let d = drawings::generate(&spec).expect("paints");
     let sk = Skeleton::parse(d.skeleton_json.as_bytes(), &Limits::DEFAULT).expect("parses");
     let img = RgbaImage {
@@ -891,9 +894,13 @@ fn layered_characters_pass_reassembly_with_every_control_failing() {
     ] {
         let c = case(spec);
         let v = verification(&c, what);
-        assert!(v.iou >= super::verify::T_IOU, "{what}: IoU {:.4}", v.iou);
         assert!(
-            v.colour >= super::verify::T_COLOUR,
+            v.iou >= re2d::rig::verify::T_IOU,
+            "{what}: IoU {:.4}",
+            v.iou
+        );
+        assert!(
+            v.colour >= re2d::rig::verify::T_COLOUR,
             "{what}: colour {:.4}",
             v.colour
         );
@@ -912,8 +919,8 @@ fn layered_characters_pass_reassembly_with_every_control_failing() {
 /// hidden fill is not visible paint.
 #[test]
 fn shift_change_measures_the_part_alone() {
-    use super::slice::PartImage;
-    use super::verify::shift_change;
+    use re2d::rig::slice::PartImage;
+    use re2d::rig::verify::shift_change;
     let part = |w: usize, h: usize, paint: &dyn Fn(usize, usize) -> ([u8; 4], u8)| {
         let (mut rgba, mut hidden) = (vec![0u8; w * h * 4], vec![0u8; w * h]);
         for y in 0..h {
