@@ -216,7 +216,7 @@ fn crc32(data: &[u8]) -> u32 {
 /// Issue 29: one input per row of the issue's table (`r29-*` cases of
 /// tests/hostile/run.py).
 fn issue29(dir: &Path) {
-    use re2d::rig::drawings;
+    use re2d_testkit::drawings;
     // a small biped and its declaration (rows 1-3, 10b, 10f)
     let d = drawings::generate(&drawings::biped().sized(424, 632)).expect("a drawing");
     write(dir, "small.png", &d.png().expect("png"));

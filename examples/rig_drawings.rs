@@ -1,4 +1,4 @@
-//! Writes the generated rig test drawings (src/rig/drawings/) into OUT_DIR: for each
+//! Writes the generated rig test drawings (testkit/src/drawings/) into OUT_DIR: for each
 //! character `<name>.png`, `<name>.labels.png` (truth: red = 1 + bone index) and
 //! `<name>.skeleton.json` (rig.md §1). Without `--seed` it writes the reference biped and
 //! quadruped on green, the biped on transparency (`biped-alpha`) and the three layered
@@ -7,7 +7,7 @@
 //!
 //! `cargo run --release --example rig_drawings -- OUT_DIR [--seed N]`
 
-use re2d::rig::drawings::{self, CharacterSpec};
+use re2d_testkit::drawings::{self, CharacterSpec};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

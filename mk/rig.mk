@@ -13,7 +13,7 @@ RIG_BENCH_DIR := target/bench-rig
 # test: too slow for the debug build of cargo-test, where they are ignored. `--workspace` (the default members) keeps the
 # feature set of the release build, so the core is not recompiled for this target.
 test-rig:
-	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib rig::
+	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib -- rig:: drawings::
 	$(CARGO) test --release --workspace --exclude re2d-layout-test --test rig_stages --test rig_cli
 
 # The whole `rig build` (motion, silhouette, slicing and its confidence control, reassembly proof,

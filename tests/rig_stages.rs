@@ -5,10 +5,10 @@ use std::sync::OnceLock;
 
 use re2d::limits::Limits;
 use re2d::png_io::RgbaImage;
-use re2d::rig::drawings::{self, CharacterSpec, Drawing};
 use re2d::rig::silhouette::{Silhouette, silhouette};
 use re2d::rig::skeleton::Skeleton;
 use re2d::rig::slice::{Slicing, slice};
+use re2d_testkit::drawings::{self, CharacterSpec, Drawing};
 
 /// The gates run on the seed's canvas (4.3 Mpx), too slow for a debug build: those tests
 /// run in release (`make test-rig`) and are ignored in debug builds.

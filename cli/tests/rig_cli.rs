@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use re2d::rig::drawings::{self, CharacterSpec};
+use re2d_testkit::drawings::{self, CharacterSpec};
 use serde_json::Value;
 
 fn repo() -> PathBuf {

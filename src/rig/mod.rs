@@ -15,7 +15,6 @@
 //! | `build.rs` | 7. the whole pipeline → `export-riv` model, `.riv`, report, contact sheet | §7 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `motion/` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
-//! | `drawings/` | painted test characters on a chroma key with ground-truth labels | issue 19 §7 |
 //!
 //! Pipeline: [`skeleton::Skeleton::parse`] → [`silhouette::silhouette`] →
 //! [`slice::slice`] → [`tree::build`] → [`verify::verify`] →
@@ -23,7 +22,6 @@
 
 pub mod build;
 pub mod bvh;
-pub mod drawings;
 pub mod error;
 pub mod mesh;
 pub mod motion;

@@ -13,6 +13,7 @@
 //! | [`surface`] | the dense humanoid-size surface JSON | `tests/surface.rs`, `benches/compile.rs`, `examples/dense_fixture.rs` |
 //! | [`riv`] | the `.riv` test characters (walk, arm, mocap) and their textures | `tests/riv.rs`, `tests/riv_translate.rs`, `examples/riv_fixtures.rs` (writes `tests/riv/fixtures`), `examples/hostile_inputs.rs` |
 //! | [`msh`] | "valid but huge" MSH models (many batches on one index range, huge frame counts) | `cli/tests/bounded_cli.rs`, `examples/hostile_inputs.rs` (`make hostile-test`) |
+//! | [`drawings`] | painted rig test characters (biped, quadruped, layered girl/coat/skirt) on a chroma key with their skeleton declarations and ground-truth labels | `tests/rig_stages.rs`, its own tests (`drawings::tests`), `cli/tests/rig_cli.rs`, `examples/rig_drawings.rs` (`make test-rig`, `test-motion`, `test-browser`, `test-mesh-load`, `demo-riv`, `bench-rig`), `examples/hostile_inputs.rs` |
 //! | [`fuzz_entry`] | the entry points of the fuzz targets | `fuzz/fuzz_targets/*`, `tests/fuzz_corpus.rs` (corpus replay) |
 #![warn(missing_docs)]
 // The generators mirror the core's numeric style (index loops, explicit range tests).
@@ -24,6 +25,7 @@
 )]
 
 pub mod atlas;
+pub mod drawings;
 pub mod fuzz_entry;
 pub mod msh;
 pub mod riv;

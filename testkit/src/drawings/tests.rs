@@ -622,9 +622,9 @@ fn files_round_trip() {
     let d = generate(&quadruped().with_seed(3).sized(300, 450)).unwrap();
     let dir = std::env::temp_dir().join(format!("re2d-rig-drawings-{}", std::process::id()));
     let paths = d.write_files(&dir).unwrap();
-    let png = crate::png_io::read_png_file(&paths[0]).unwrap();
+    let png = re2d::png_io::read_png_file(&paths[0]).unwrap();
     assert_eq!((png.width, png.height, &png.data), (300, 450, &d.rgba));
-    let lab = crate::png_io::read_png_file(&paths[1]).unwrap();
+    let lab = re2d::png_io::read_png_file(&paths[1]).unwrap();
     let red: Vec<u8> = lab.data.chunks_exact(4).map(|p| p[0]).collect();
     assert_eq!(red, d.labels);
     assert!(

@@ -48,8 +48,8 @@ mod vary;
 pub use layered::Variant;
 pub use render::PartStats;
 
-use super::RigError;
-use crate::limits::Limits;
+use re2d::limits::Limits;
+use re2d::rig::RigError;
 
 /// Which character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
