@@ -10,7 +10,7 @@
 #   make demo-riv       out/walk.riv, out/walk.html (plays offline), out/walk-strip.png
 #   make bench-riv      export time of the walk fixture and .riv vs sprite-sheet size
 #   make fuzz-riv       cargo-fuzz riv_read for FUZZ_SECONDS (default 600), nice -n 10
-#   make riv-fixtures   regenerate tests/riv/fixtures (src/riv/fixtures.rs)
+#   make riv-fixtures   regenerate tests/riv/fixtures (testkit/src/riv.rs)
 
 RIV_BIN      := target/release/re2d
 # The harness uses the debug binary that `cargo test --all-targets` (make test) already built.
