@@ -1,5 +1,7 @@
 //! Tests of the rig stages on the generated drawings (`re2d_testkit::drawings`): the truth labels and
 //! the drawings come from the painter, never from the code under test.
+// Index loops over pixel grids, as in the core (whose lib allows this lint crate-wide).
+#![allow(clippy::needless_range_loop)]
 
 use std::sync::OnceLock;
 
