@@ -9,12 +9,17 @@
 //!
 //! | module | makes | used by |
 //! |---|---|---|
-//! | [`atlas`] | the dense 1024²/2048² v2 atlas, the walking and turning model poses | `tests/frames.rs`, `tests/sprite.rs`, `rotsprite::atlas::anime` unit tests, the core's doc examples, `benches/core.rs`, `benches/png.rs`, `examples/demo.rs` (`make demo`), `examples/bench_atlases.rs`, [`fuzz_entry`] |
+//! | [`atlas`] | the dense 1024²/2048² v2 atlas, the walking and turning model poses | `tests/frames.rs` (frame hashes), `tests/sprite.rs`, `tests/decode.rs` (row walk), the core's doc examples, `benches/core.rs`, `benches/png.rs`, `examples/demo.rs` (`make demo`), `examples/bench_atlases.rs`, [`fuzz_entry`] |
 //! | [`surface`] | the dense humanoid-size surface JSON | `tests/surface.rs`, `benches/compile.rs`, `examples/dense_fixture.rs` |
 //! | [`riv`] | the `.riv` test characters (walk, arm, mocap) and their textures | `tests/riv.rs`, `tests/riv_translate.rs`, `examples/riv_fixtures.rs` (writes `tests/riv/fixtures`), `examples/hostile_inputs.rs` |
 //! | [`msh`] | "valid but huge" MSH models (many batches on one index range, huge frame counts) | `cli/tests/bounded_cli.rs`, `examples/hostile_inputs.rs` (`make hostile-test`) |
 //! | [`drawings`] | painted rig test characters (biped, quadruped, layered girl/coat/skirt) on a chroma key with their skeleton declarations and ground-truth labels | `tests/rig_stages.rs`, its own tests (`drawings::tests`), `cli/tests/rig_cli.rs`, `examples/rig_drawings.rs` (`make test-rig`, `test-motion`, `test-browser`, `test-mesh-load`, `demo-riv`, `bench-rig`), `examples/hostile_inputs.rs` |
 //! | [`fuzz_entry`] | the entry points of the fuzz targets | `fuzz/fuzz_targets/*`, `tests/fuzz_corpus.rs` (corpus replay) |
+//!
+//! Only integration tests (`tests/*.rs`), doc tests, examples and benches can use this crate:
+//! a unit test inside the core would link the core twice (once as the test, once through this
+//! crate) and its `#[no_mangle]` C functions would be defined twice. The generators therefore
+//! use only the core's public API.
 #![warn(missing_docs)]
 // The generators mirror the core's numeric style (index loops, explicit range tests).
 #![allow(
