@@ -23,6 +23,7 @@
 pub mod build;
 pub mod bvh;
 pub mod error;
+pub mod ink;
 pub mod mesh;
 pub mod motion;
 pub mod silhouette;

@@ -172,6 +172,9 @@ pub struct Confidence {
     pub border: u64,
     /// Of them, pairs where neither pixel is a painted edge.
     pub border_unpainted: u64,
+    /// Share of the seed votes that lost to another bone's in their region
+    /// of paint.
+    pub seed_disagreement: f64,
 }
 
 impl Confidence {
@@ -197,10 +200,12 @@ impl Confidence {
         self.border_unpainted as f64 / self.border.max(1) as f64
     }
 
-    /// The doubt score: the mean of the two shares (0 = every contested pixel
-    /// decided by paint and every border on a painted edge).
+    /// The doubt score: the mean of the tie share, the unpainted-border
+    /// share and the seed disagreement (0 = every contested pixel decided by
+    /// paint, every border on a painted edge, every region of paint seeded
+    /// by one bone).
     pub fn doubt(&self) -> f64 {
-        0.5 * (self.tie_share() + self.unpainted_share())
+        (self.tie_share() + self.unpainted_share() + self.seed_disagreement) / 3.0
     }
 }
 
@@ -210,6 +215,7 @@ pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidenc
     let e = edges(sil);
     let mut c = Confidence {
         parts: vec![[0; 3]; sk.bones.len()],
+        seed_disagreement: own.seed_disagreement,
         ..Confidence::default()
     };
     for i in 0..w * h {
@@ -376,6 +382,8 @@ struct Cover {
     core: Vec<u8>,
     /// The pixel is in the inner zone of its nearest tube.
     inner: Vec<bool>,
+    /// 1 + the nearest bone whose inner zone contains the pixel (0: none).
+    inner_near: Vec<u8>,
 }
 
 fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
@@ -386,6 +394,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         ids: vec![0u32; w * h],
         core: vec![0u8; w * h],
         inner: vec![false; w * h],
+        inner_near: vec![0u8; w * h],
     };
     for k in sk.far_to_near() {
         let b = &sk.bones[k];
@@ -400,6 +409,9 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                     continue;
                 }
                 let (dt, dc, inner) = tube_core_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
+                if inner {
+                    c.inner_near[i] = k as u8 + 1;
+                }
                 if dt <= 0.0 {
                     c.near[i] = k as u8 + 1;
                     c.inner[i] = inner;
@@ -483,6 +495,9 @@ pub struct Ownership {
     pub owner: Vec<u8>,
     /// Per pixel: a [`how`] class.
     pub how: Vec<u8>,
+    /// Share of the seed votes that lost to another bone's in their region
+    /// of paint (0 for the tube rule).
+    pub seed_disagreement: f64,
 }
 
 /// The ownership map of `rule` (see the module doc).
@@ -491,6 +506,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
     let cv = cover(sk, sil);
     let mut owner = cv.near.clone();
     let mut howv = vec![how::NONE; w * h];
+    let mut seed_disagreement = 0.0;
     match rule {
         Rule::Tubes => {
             for i in 0..w * h {
@@ -504,7 +520,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
                 };
             }
         }
-        Rule::Paint => paint_rule(sk, sil, &cv, &mut owner, &mut howv),
+        Rule::Paint => seed_disagreement = paint_rule(sk, sil, &cv, &mut owner, &mut howv),
     }
     for i in 0..w * h {
         if owner[i] == 0 && sil.alpha(i) > 0 {
@@ -516,22 +532,52 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
             }
         }
     }
-    Ownership { owner, how: howv }
+    Ownership {
+        owner,
+        how: howv,
+        seed_disagreement,
+    }
 }
 
-/// The paint rule: a two-label Dijkstra of the geodesic distance (the sum of
-/// the step costs across painted edges) from every bone's seeds, with
-/// the key `distance · n + rank` (rank 0 = the nearest bone), so equal
-/// distances go to the nearer bone. Each pixel keeps its best label and the
-/// best different one; a contested pixel whose two are at equal distance is a
-/// tie.
-fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], howv: &mut [u8]) {
+/// Claims of the paint rule that enter no other tube for free: a step to a
+/// pixel outside the claim's own tube costs this much.
+pub const OUT_COST: u64 = 1;
+/// Seeds of a bone stay in a region of paint only with at least this share
+/// of the votes of the region's best bone.
+pub const SEED_SHARE: f64 = 0.25;
+/// The tube owner keeps a pixel when its claim is within this distance of
+/// the best claim.
+pub const SLACK: u64 = 4;
+/// A tube whose visible inner ring lies at least this much on ink was drawn
+/// along its part's outline: its pixels follow the tube rule.
+pub const TRUST: f64 = 0.7;
+/// … when the visible ring has at least this many pixels.
+pub const TRUST_MIN: u64 = 100;
+/// Width of that inner ring (px).
+const RING: f64 = 1.5;
+
+/// The paint rule (see the module doc): ink found by [`super::ink`];
+/// seeds voted per region of paint; a two-label Dijkstra of the geodesic
+/// distance (edge steps cost, steps outside the claim's tube cost
+/// [`OUT_COST`], ink is never crossed) with the key `distance · n + rank`;
+/// ink pixels owned by [`super::ink::ink_owners`]; trusted tubes keep the
+/// tube rule. Returns the seed disagreement (share of seed votes that lost
+/// to another bone's in their region).
+fn paint_rule(
+    sk: &Skeleton,
+    sil: &Silhouette,
+    cv: &Cover,
+    owner: &mut [u8],
+    howv: &mut [u8],
+) -> f64 {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
-    // seeds are never on a painted edge
-    let cost: Vec<u8> = edges(sil)
+    let ink = super::ink::ink(sil).mask;
+    // seeds are never on a painted edge or on ink
+    let plain: Vec<bool> = edges(sil)
         .iter()
-        .map(|&v| if v >= EDGE { v >> COST_SHIFT } else { 0 })
+        .enumerate()
+        .map(|(i, &v)| v < EDGE && !ink[i] && sil.alpha(i) > 0)
         .collect();
     let pm = |i: usize| -> [i32; 4] {
         let p = &sil.rgba[i * 4..i * 4 + 4];
@@ -561,48 +607,102 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
         }
     };
     // rank: 0 = nearest
-    let mut rank = vec![0u64; n];
+    let mut rank = vec![0usize; n];
     for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
-        rank[k] = r as u64;
+        rank[k] = r;
     }
     let nr = n as u64;
-    // seeds: the inner zone of the bone's tube where it is the nearest; a
-    // bone without such a pixel seeds on the part of its core no other core
-    // reaches
-    let mut primary = vec![false; n];
+    // seed candidates: plain pixels where the bone's inner zone is the
+    // nearest inner zone; a bone without any seeds on the part of its core
+    // no other core reaches
+    let mut cand = vec![0u8; w * h];
+    let mut has = vec![false; n];
     for i in 0..w * h {
-        let c = cv.near[i];
-        if c != 0 && cost[i] == 0 && cv.inner[i] {
-            primary[c as usize - 1] = true;
+        let c = cv.inner_near[i];
+        if plain[i] && c != 0 && sk.bones[c as usize - 1].part {
+            cand[i] = c;
+            has[c as usize - 1] = true;
         }
     }
+    for i in 0..w * h {
+        let c = cv.core[i];
+        if plain[i] && cand[i] == 0 && c != 0 && c != 255 && !has[c as usize - 1] {
+            cand[i] = c;
+        }
+    }
+    // regions of paint (4-connected plain pixels): a bone keeps its seeds in
+    // a region only with SEED_SHARE of the region's best votes
+    let mut region_seen = vec![false; w * h];
+    let mut seed = vec![0u8; w * h];
+    let (mut votes_all, mut votes_lost) = (0u64, 0u64);
+    let mut votes = vec![0u64; n];
+    let mut stack = Vec::new();
+    let mut members = Vec::new();
+    for s in 0..w * h {
+        if !plain[s] || region_seen[s] {
+            continue;
+        }
+        region_seen[s] = true;
+        stack.push(s);
+        members.clear();
+        while let Some(i) = stack.pop() {
+            members.push(i);
+            let (x, y) = (i % w, i / w);
+            for j in [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if plain[j] && !region_seen[j] {
+                    region_seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        votes.iter_mut().for_each(|v| *v = 0);
+        for &i in &members {
+            if cand[i] != 0 {
+                votes[cand[i] as usize - 1] += 1;
+            }
+        }
+        let best = votes.iter().copied().max().unwrap_or(0);
+        let total: u64 = votes.iter().sum();
+        votes_all += total;
+        votes_lost += total - best;
+        for &i in &members {
+            let c = cand[i];
+            if c != 0 && votes[c as usize - 1] as f64 >= SEED_SHARE * best as f64 {
+                seed[i] = c;
+            }
+        }
+    }
+    drop(region_seen);
+    let in_tube = |j: usize, l: u8| {
+        let ids = cv.ids[j];
+        (0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32)
+    };
     const UNSET: u32 = u32::MAX;
     let mut t1 = vec![UNSET; w * h];
     let mut l1 = vec![0u8; w * h];
     let mut t2 = vec![UNSET; w * h];
+    let mut l2 = vec![0u8; w * h];
     let mut settled = vec![0u8; w * h];
-    let nbk = ((255 >> COST_SHIFT) as u64 + 1) * nr + nr + 1;
+    let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
     for i in 0..w * h {
-        if cost[i] != 0 || sil.alpha(i) == 0 {
-            continue;
-        }
-        let c = if cv.near[i] != 0 && cv.inner[i] {
-            cv.near[i]
-        } else {
-            cv.core[i]
-        };
-        if c == 0 || c == 255 {
+        let c = seed[i];
+        if c == 0 {
             continue;
         }
         let k = c as usize - 1;
-        if !sk.bones[k].part || (primary[k] && !(cv.near[i] == c && cv.inner[i])) {
-            continue;
-        }
         t1[i] = rank[k] as u32;
         l1[i] = c;
-        buckets[rank[k] as usize].push(((i as u64) << 8) | c as u64);
+        buckets[rank[k]].push(((i as u64) << 8) | c as u64);
         pending += 1;
     }
     let mut key = 0u64;
@@ -616,13 +716,13 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
                 0 if l1[i] == l && t1[i] as u64 == key => {
                     settled[i] = 1;
                 }
-                1 if l1[i] != l && t2[i] as u64 == key => {
+                1 if l1[i] != l && l2[i] == l && t2[i] as u64 == key => {
                     settled[i] = 2;
                 }
                 _ => continue,
             }
             let d = key / nr;
-            let rk = rank[l as usize - 1];
+            let rk = rank[l as usize - 1] as u64;
             let (x, y) = (i % w, i / w);
             let nbrs = [
                 (x > 0).then(|| (i - 1, (x > 1).then(|| i - 2))),
@@ -631,18 +731,20 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
                 (y + 1 < h).then(|| (i + w, (y + 2 < h).then(|| i + 2 * w))),
             ];
             for (j, j2) in nbrs.into_iter().flatten() {
-                if sil.alpha(j) == 0 || settled[j] == 2 {
+                // ink is never crossed
+                if sil.alpha(j) == 0 || ink[j] || settled[j] == 2 {
                     continue;
                 }
-                // a label stays in its tube, except where no tube reaches
-                let ids = cv.ids[j];
-                if cv.count[j] > 0 && !(0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32) {
-                    continue;
-                }
-                let nk = ((d + link(i, j, j2)) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let out = if cv.count[j] > 0 && !in_tube(j, l) {
+                    OUT_COST
+                } else {
+                    0
+                };
+                let nk = ((d + link(i, j, j2) + out) * nr + rk).min(UNSET as u64 - 1) as u32;
                 let push = if settled[j] == 1 {
                     if l1[j] != l && nk < t2[j] {
                         t2[j] = nk;
+                        l2[j] = l;
                         true
                     } else {
                         false
@@ -657,11 +759,13 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
                 } else if nk < t1[j] {
                     // the old best (another label) becomes the second
                     t2[j] = t1[j];
+                    l2[j] = l1[j];
                     t1[j] = nk;
                     l1[j] = l;
                     true
                 } else if nk < t2[j] {
                     t2[j] = nk;
+                    l2[j] = l;
                     true
                 } else {
                     false
@@ -675,37 +779,96 @@ fn paint_rule(sk: &Skeleton, sil: &Silhouette, cv: &Cover, owner: &mut [u8], how
         key += 1;
     }
     drop(buckets);
+    // the claims: the best label, unless the tube owner's is within SLACK
     for i in 0..w * h {
-        if sil.alpha(i) == 0 || settled[i] == 0 {
+        if sil.alpha(i) == 0 || ink[i] {
             continue;
         }
-        let connected = t1[i] as u64 / nr == 0;
-        if cv.count[i] > 0 && !connected {
-            // cut off from every seed by paint: the tube rule
+        if settled[i] == 0 {
+            // no seed reaches: the tube rule (or the closest outline, by
+            // the caller)
             owner[i] = cv.near[i];
-            howv[i] = if cv.count[i] == 1 {
-                how::GEOMETRY
-            } else {
-                how::TIE
-            };
+            howv[i] = how::TIE;
+            continue;
+        }
+        let (d1, d2) = (t1[i] as u64 / nr, t2[i] as u64 / nr);
+        let near = cv.near[i];
+        if near != 0 && near != l1[i] && l2[i] == near && t2[i] != UNSET && d2 <= d1 + SLACK {
+            owner[i] = near;
+            howv[i] = how::TIE;
             continue;
         }
         owner[i] = l1[i];
-        howv[i] = if cv.count[i] == 1 && cv.near[i] == l1[i] {
+        howv[i] = if cv.count[i] == 1 && near == l1[i] {
             how::GEOMETRY
-        } else if t2[i] != UNSET && t2[i] as u64 / nr == t1[i] as u64 / nr {
+        } else if t2[i] != UNSET && d2 == d1 {
             how::TIE
         } else {
             how::PAINT
         };
     }
-    // pixels no seed reaches keep the tube rule (`near`, else the closest
-    // outline, filled by the caller)
+    // the ink: owned through the lines from the claims beside them
+    let claims: Vec<u8> = (0..w * h)
+        .map(|i| if ink[i] { 0 } else { owner[i] })
+        .collect();
+    let (ink_owner, tube_won) = super::ink::ink_owners(sil, &ink, &claims, &cv.near, &rank);
     for i in 0..w * h {
-        if sil.alpha(i) > 0 && settled[i] == 0 {
+        if !ink[i] || sil.alpha(i) == 0 {
+            continue;
+        }
+        if ink_owner[i] != 0 {
+            owner[i] = ink_owner[i];
+            howv[i] = if cv.count[i] == 1 && tube_won[i] {
+                how::GEOMETRY
+            } else {
+                how::PAINT
+            };
+        } else {
             owner[i] = cv.near[i];
             howv[i] = how::TIE;
         }
+    }
+    // trusted tubes (drawn along their part's outline): the tube rule
+    let mut ring = vec![[0u64; 2]; n];
+    for (k, b) in sk.bones.iter().enumerate() {
+        if !b.part {
+            continue;
+        }
+        let [x0, y0, x1, y1] = tube_box(b, w, h);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = y * w + x;
+                if sil.alpha(i) < 128 || cv.near[i] as usize != k + 1 {
+                    continue;
+                }
+                let d = tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
+                if d > -RING && d <= 0.0 {
+                    ring[k][0] += 1;
+                    ring[k][1] += ink[i] as u64;
+                }
+            }
+        }
+    }
+    let trusted: Vec<bool> = ring
+        .iter()
+        .map(|r| r[0] >= TRUST_MIN && r[1] as f64 >= TRUST * r[0] as f64)
+        .collect();
+    for i in 0..w * h {
+        let c = cv.near[i];
+        if c != 0 && sil.alpha(i) > 0 && trusted[c as usize - 1] {
+            if owner[i] != c {
+                howv[i] = how::PAINT;
+            }
+            owner[i] = c;
+            if cv.count[i] == 1 {
+                howv[i] = how::GEOMETRY;
+            }
+        }
+    }
+    if votes_all == 0 {
+        0.0
+    } else {
+        votes_lost as f64 / votes_all as f64
     }
 }
 
@@ -850,7 +1013,7 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
     let (w, h) = (sil.width as usize, sil.height as usize);
     let own = ownership(sk, sil, rule);
     let confidence = confidence(sk, sil, &own);
-    let Ownership { owner, how } = own;
+    let Ownership { owner, how, .. } = own;
     let nb = sk.bones.len();
     // bounding boxes of owned pixels
     let mut own_box = vec![[usize::MAX, usize::MAX, 0usize, 0usize]; nb];
@@ -866,6 +1029,12 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
             b[3] = b[3].max(y + 1);
             owned[k] += 1;
         }
+    }
+    // place nearest-first: a part's hidden fill never covers the visible
+    // paint of a part behind it
+    let mut place = vec![0usize; nb];
+    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
+        place[k] = r;
     }
     let mut parts = Vec::with_capacity(nb);
     let mut warnings = Vec::new();
@@ -947,8 +1116,10 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
                 if sil.alpha(i) == 0 {
                     continue;
                 }
-                let m = owner[i] as usize == k + 1
-                    || (x >= tb[0]
+                let o = owner[i] as usize;
+                let m = o == k + 1
+                    || ((o == 0 || place[o - 1] < place[k])
+                        && x >= tb[0]
                         && x < tb[2]
                         && y >= tb[1]
                         && y < tb[3]

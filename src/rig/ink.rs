@@ -1,0 +1,413 @@
+//! Stage 3a: the painted lines ("ink") of a drawing, and who owns them
+//! (issue 24; the rules are in docs/rig.md "How the parts are cut").
+//!
+//! - **Value** of a pixel: `max(r, g, b)`.
+//! - **Ink colour**: the *rim* is the figure's pixels (alpha ≥ 128) within
+//!   two pixels of the background; the ink colour is the mean colour of the
+//!   rim pixels whose value is at most the rim's lower quartile (an outlined
+//!   drawing's rim is its outline).
+//! - **Line cores**: (a) pixels within [`TOLERANCE`] of the ink colour in
+//!   every channel, minus what survives a morphological opening by a
+//!   `(2·LINE_R + 1)²` square ([`LINE_R`]): thin lines stay, large areas
+//!   painted in the ink colour (dark hair, black shoes) do not; (b) lines of
+//!   any colour: a value at most [`DARK`] of the grey closing of the value
+//!   (the local bright level, same square) and at least [`CONTRAST`] below it.
+//! - **Ink**: the cores, plus the pixels within [`CORE_R`] of a core that are
+//!   at least halfway from the local bright level down to the ink's value
+//!   (the anti-aliased sides of a line).
+//! - **Ink owners** ([`ink_owners`]): every ink pixel is reached through ink
+//!   (4-neighbours, step 1, plus [`INK_CHANGE`] where the colour changes by
+//!   at least [`CHANGE`] in a channel: a line of another colour is another
+//!   line) from the claimed paint beside it. It goes to its tube owner (the
+//!   nearest tube containing it) when that part arrives within [`WINDOW`] of
+//!   the first arrival, else to the nearest part (by depth) arriving within
+//!   the window: an outline between two parts belongs to the part in front.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::silhouette::Silhouette;
+
+/// Largest channel difference to the ink colour of a colour-core pixel.
+pub const TOLERANCE: i32 = 40;
+/// Half-size of the opening square that removes large ink-coloured areas
+/// and of the grey closing (lines are thinner than `2·LINE_R + 1` px).
+pub const LINE_R: usize = 6;
+/// A line of any colour: value at most this share of the local bright level.
+pub const DARK: f64 = 0.45;
+/// … and at least this much below it.
+pub const CONTRAST: i32 = 40;
+/// The anti-aliased sides of a line: within this many pixels of a core.
+pub const CORE_R: usize = 3;
+/// Arrivals within this distance of the first one compete for an ink pixel.
+pub const WINDOW: u32 = 12;
+/// Extra cost of a step where the ink's colour changes (another line).
+pub const INK_CHANGE: u32 = WINDOW + 1;
+/// A colour change of at least this much in a channel is another line.
+pub const CHANGE: i32 = 24;
+
+/// The ink of a drawing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ink {
+    /// Per pixel: on a painted line.
+    pub mask: Vec<bool>,
+    /// The ink colour read off the rim (`None`: no rim).
+    pub colour: Option<[u8; 3]>,
+}
+
+fn value(sil: &Silhouette, i: usize) -> i32 {
+    let p = &sil.rgba[i * 4..i * 4 + 3];
+    p[0].max(p[1]).max(p[2]) as i32
+}
+
+/// Per pixel: the number of set pixels of `mask` in the `(2r + 1)²` square
+/// around it (clipped to the image).
+fn box_count(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<u32> {
+    let mut ii = vec![0u32; (w + 1) * (h + 1)];
+    for y in 0..h {
+        let mut row = 0u32;
+        for x in 0..w {
+            row += mask[y * w + x] as u32;
+            ii[(y + 1) * (w + 1) + x + 1] = ii[y * (w + 1) + x + 1] + row;
+        }
+    }
+    let mut out = vec![0u32; w * h];
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
+        for x in 0..w {
+            let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
+            out[y * w + x] = ii[y1 * (w + 1) + x1] + ii[y0 * (w + 1) + x0]
+                - ii[y0 * (w + 1) + x1]
+                - ii[y1 * (w + 1) + x0];
+        }
+    }
+    out
+}
+
+/// Binary opening of `mask` by the `(2r + 1)²` square (outside the image is
+/// unset).
+fn opening(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<bool> {
+    let full = ((2 * r + 1) * (2 * r + 1)) as u32;
+    let eroded: Vec<bool> = box_count(mask, w, h, r)
+        .into_iter()
+        .map(|c| c == full)
+        .collect();
+    box_count(&eroded, w, h, r)
+        .into_iter()
+        .map(|c| c > 0)
+        .collect()
+}
+
+/// A sliding maximum (`max`) or minimum over `2r + 1` samples of `src`
+/// taken with `stride`, `n` of them, written to `dst` at the same places.
+fn slide(src: &[i32], dst: &mut [i32], start: usize, stride: usize, n: usize, r: usize, max: bool) {
+    let mut dq: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let at = |k: usize| src[start + k * stride];
+    let better = |a: i32, b: i32| if max { a >= b } else { a <= b };
+    let mut next = 0usize;
+    for k in 0..n {
+        let hi = (k + r).min(n - 1);
+        while next <= hi {
+            while let Some(&b) = dq.back() {
+                if better(at(next), at(b)) {
+                    dq.pop_back();
+                } else {
+                    break;
+                }
+            }
+            dq.push_back(next);
+            next += 1;
+        }
+        while let Some(&f) = dq.front() {
+            if f + r < k {
+                dq.pop_front();
+            } else {
+                break;
+            }
+        }
+        dst[start + k * stride] = at(*dq.front().expect("window holds k"));
+    }
+}
+
+/// The square (`2r + 1`) maximum or minimum filter of `v`.
+fn square_filter(v: &[i32], w: usize, h: usize, r: usize, max: bool) -> Vec<i32> {
+    let mut tmp = vec![0i32; w * h];
+    for y in 0..h {
+        slide(v, &mut tmp, y * w, 1, w, r, max);
+    }
+    let mut out = vec![0i32; w * h];
+    for x in 0..w {
+        slide(&tmp, &mut out, x, w, h, r, max);
+    }
+    out
+}
+
+/// The ink colour: mean of the rim pixels at or below the rim's lower
+/// quartile of value.
+fn rim_colour(sil: &Silhouette) -> Option<[u8; 3]> {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let bg: Vec<bool> = (0..w * h).map(|i| sil.alpha(i) == 0).collect();
+    let near_bg = box_count(&bg, w, h, 2);
+    let rim: Vec<usize> = (0..w * h)
+        .filter(|&i| sil.alpha(i) >= 128 && near_bg[i] > 0)
+        .collect();
+    if rim.is_empty() {
+        return None;
+    }
+    let mut vals: Vec<i32> = rim.iter().map(|&i| value(sil, i)).collect();
+    vals.sort_unstable();
+    let q = vals[vals.len() / 4];
+    let (mut s, mut n) = ([0u64; 3], 0u64);
+    for &i in &rim {
+        if value(sil, i) <= q {
+            for c in 0..3 {
+                s[c] += sil.rgba[i * 4 + c] as u64;
+            }
+            n += 1;
+        }
+    }
+    Some([0, 1, 2].map(|c| ((s[c] + n / 2) / n) as u8))
+}
+
+/// Finds the ink of a drawing (see the module doc).
+pub fn ink(sil: &Silhouette) -> Ink {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let colour = rim_colour(sil);
+    let opaque = |i: usize| sil.alpha(i) >= 128;
+    // (a) thin lines in the ink colour
+    let mut cores = vec![false; w * h];
+    if let Some(c) = colour {
+        let like: Vec<bool> = (0..w * h)
+            .map(|i| {
+                opaque(i)
+                    && (0..3).all(|k| (sil.rgba[i * 4 + k] as i32 - c[k] as i32).abs() <= TOLERANCE)
+            })
+            .collect();
+        let thick = opening(&like, w, h, LINE_R);
+        for i in 0..w * h {
+            cores[i] = like[i] && !thick[i];
+        }
+    }
+    // (b) thin dark lines of any colour, against the grey closing
+    let v: Vec<i32> = (0..w * h)
+        .map(|i| if sil.alpha(i) > 0 { value(sil, i) } else { 0 })
+        .collect();
+    let mut dil = square_filter(&v, w, h, LINE_R, true);
+    for (i, d) in dil.iter_mut().enumerate() {
+        if sil.alpha(i) == 0 {
+            *d = 255;
+        }
+    }
+    let bright = square_filter(&dil, w, h, LINE_R, false);
+    for i in 0..w * h {
+        if opaque(i) && v[i] as f64 <= DARK * bright[i] as f64 && bright[i] - v[i] >= CONTRAST {
+            cores[i] = true;
+        }
+    }
+    // the anti-aliased sides: near a core, at least halfway down to the ink
+    let ink_v = colour.map_or(0, |c| c[0].max(c[1]).max(c[2]) as i32);
+    let near = box_count(&cores, w, h, CORE_R);
+    let mask = (0..w * h)
+        .map(|i| cores[i] || (opaque(i) && near[i] > 0 && 2 * v[i] <= bright[i] + ink_v))
+        .collect();
+    Ink { mask, colour }
+}
+
+/// Owners of the ink pixels (see the module doc). `owner` holds the claims
+/// of the paint (1 + bone, 0 for ink and unclaimed pixels), `near` the tube
+/// owner per pixel, `rank` per bone its place nearest-first (0 = nearest).
+/// Returns per pixel the owner of each reached ink pixel (0 elsewhere) and
+/// whether its tube owner won.
+pub fn ink_owners(
+    sil: &Silhouette,
+    mask: &[bool],
+    owner: &[u8],
+    near: &[u8],
+    rank: &[usize],
+) -> (Vec<u8>, Vec<bool>) {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let n = rank.len();
+    let nbrs = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ]
+    };
+    let step = |i: usize, j: usize| -> u32 {
+        let d = (0..3)
+            .map(|c| (sil.rgba[i * 4 + c] as i32 - sil.rgba[j * 4 + c] as i32).abs())
+            .max()
+            .unwrap_or(0);
+        1 + if d >= CHANGE { INK_CHANGE } else { 0 }
+    };
+    // the sources of each bone: ink pixels beside paint it claimed
+    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for i in 0..w * h {
+        if !mask[i] || sil.alpha(i) == 0 {
+            continue;
+        }
+        let mut seen = [0u8; 4];
+        for (s, j) in nbrs(i).into_iter().flatten().enumerate() {
+            let o = owner[j];
+            if o != 0 && !mask[j] && !seen.contains(&o) {
+                seen[s] = o;
+                sources[o as usize - 1].push(i as u32);
+            }
+        }
+    }
+    let dijkstra = |srcs: &mut dyn Iterator<Item = u32>,
+                    dist: &mut [u32],
+                    touched: &mut Vec<u32>,
+                    limit: Option<&[u32]>| {
+        let mut heap = BinaryHeap::new();
+        for s in srcs {
+            if dist[s as usize] > 1 {
+                if dist[s as usize] == u32::MAX {
+                    touched.push(s);
+                }
+                dist[s as usize] = 1;
+                heap.push(Reverse((1u32, s)));
+            }
+        }
+        while let Some(Reverse((d, i))) = heap.pop() {
+            let i = i as usize;
+            if d > dist[i] {
+                continue;
+            }
+            for j in nbrs(i).into_iter().flatten() {
+                if !mask[j] || sil.alpha(j) == 0 {
+                    continue;
+                }
+                let nd = d + step(i, j);
+                if limit.is_some_and(|l| nd > l[j].saturating_add(WINDOW)) {
+                    continue;
+                }
+                if nd < dist[j] {
+                    if dist[j] == u32::MAX {
+                        touched.push(j as u32);
+                    }
+                    dist[j] = nd;
+                    heap.push(Reverse((nd, j as u32)));
+                }
+            }
+        }
+    };
+    // the first arrival of any part
+    let mut first = vec![u32::MAX; w * h];
+    let mut touched = Vec::new();
+    dijkstra(
+        &mut sources.iter().flatten().copied(),
+        &mut first,
+        &mut touched,
+        None,
+    );
+    // each part's arrivals within the window, nearest parts first
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| rank[k]);
+    let mut result = vec![0u8; w * h];
+    let mut tube_won = vec![false; w * h];
+    let mut dist = vec![u32::MAX; w * h];
+    for k in order {
+        if sources[k].is_empty() {
+            continue;
+        }
+        let mut t = Vec::new();
+        dijkstra(
+            &mut sources[k].iter().copied(),
+            &mut dist,
+            &mut t,
+            Some(&first),
+        );
+        for &i in &t {
+            let i = i as usize;
+            if dist[i] <= first[i].saturating_add(WINDOW) {
+                if near[i] as usize == k + 1 {
+                    result[i] = k as u8 + 1;
+                    tube_won[i] = true;
+                } else if result[i] == 0 {
+                    result[i] = k as u8 + 1;
+                }
+            }
+            dist[i] = u32::MAX;
+        }
+    }
+    (result, tube_won)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sil(w: usize, h: usize, f: impl Fn(usize, usize) -> [u8; 4]) -> Silhouette {
+        let mut rgba = Vec::with_capacity(w * h * 4);
+        for y in 0..h {
+            for x in 0..w {
+                rgba.extend_from_slice(&f(x, y));
+            }
+        }
+        Silhouette {
+            width: w as u32,
+            height: h as u32,
+            rgba,
+            key: None,
+        }
+    }
+
+    /// A 3-px black outline around a light square with a 3-px dark line
+    /// across it and a 20-px black block: outline and line are ink, the
+    /// block (thicker than the opening square) and the light paint are not.
+    #[test]
+    fn thin_lines_are_ink_and_thick_dark_paint_is_not() {
+        let s = sil(80, 80, |x, y| {
+            if !(5..75).contains(&x) || !(5..75).contains(&y) {
+                [0, 255, 0, 0]
+            } else if x < 8 || x >= 72 || y < 8 || y >= 72 {
+                [20, 20, 30, 255]
+            } else if (39..42).contains(&y) {
+                [30, 25, 25, 255]
+            } else if (50..70).contains(&x) && (50..70).contains(&y) {
+                [15, 15, 20, 255]
+            } else {
+                [200, 180, 150, 255]
+            }
+        });
+        let ink = ink(&s);
+        let c = ink.colour.expect("a rim");
+        assert!(c.iter().all(|&v| v < 40), "{c:?}");
+        let at = |x: usize, y: usize| ink.mask[y * 80 + x];
+        assert!(at(6, 30) && at(30, 40), "outline and line");
+        assert!(!at(60, 60), "the block's middle");
+        assert!(!at(20, 20) && !at(30, 60), "light paint");
+    }
+
+    /// Two claimed parts meet at a line: the line goes to the tube owner
+    /// when it arrives within the window, else to the nearer part.
+    #[test]
+    fn a_line_goes_to_its_tube_owner_or_the_nearer_part() {
+        let s = sil(40, 10, |x, _| {
+            if (19..22).contains(&x) {
+                [0, 0, 0, 255]
+            } else {
+                [200, 200, 200, 255]
+            }
+        });
+        let mask: Vec<bool> = (0..400).map(|i| (19..22).contains(&(i % 40))).collect();
+        let owner: Vec<u8> = (0..400)
+            .map(|i| match i % 40 {
+                x if x < 19 => 1,
+                x if x >= 22 => 2,
+                _ => 0,
+            })
+            .collect();
+        // tube owner = part 1 everywhere: it wins
+        let near = vec![1u8; 400];
+        let (o, won) = ink_owners(&s, &mask, &owner, &near, &[1, 0]);
+        assert!((0..10).all(|y| o[y * 40 + 20] == 1 && won[y * 40 + 20]));
+        // no tube: the nearer part (bone 2, rank 0) wins
+        let (o, _) = ink_owners(&s, &mask, &owner, &[0u8; 400], &[1, 0]);
+        assert!((0..10).all(|y| o[y * 40 + 20] == 2), "{:?}", &o[..40]);
+    }
+}
