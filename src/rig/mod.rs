@@ -7,6 +7,7 @@
 //! | `error.rs` | [`RigError`]: `E_RIG_*` / `E_BVH_*` codes, one line each | §1, §6 |
 //! | `skeleton.rs` | 1. the declaration JSON, parsed and validated (the one skeleton type) | §1 |
 //! | `silhouette.rs` | 2. chroma key (auto / explicit / alpha), fractional edge alpha, despill | §2 |
+//! | `ink.rs` | 3a. the painted lines (ink) and their owners | §3 |
 //! | `slice.rs` | 3. tubes, ownership that follows the paint (or `--slicing tubes`), partless bones, confidence, hidden fill by an exact distance transform, cropped parts | §3 |
 //! | `tree.rs` | 4. the output bone tree with connector bones; the pivot map | §1, §3 |
 //! | `verify.rs` | 5. reassembly from the pivot map alone, IoU + colour, three controls | §4 |

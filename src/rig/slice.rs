@@ -14,26 +14,39 @@
 //!   Stepping across it costs that difference / 8; any other step costs 0.
 //!   (An *edge pixel*, [`edges`], is one with such a step to a pixel one or
 //!   two away: seeds are never on one; the confidence's border test uses it.)
+//! - **Ink**: the painted lines, found by [`super::ink`] (thin lines in the
+//!   rim's ink colour, thin dark lines of any colour, their anti-aliased
+//!   sides).
 //! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
-//!   1. *Seeds* of a bone: the non-edge pixels of its inner zone where its
-//!      tube is the nearest; a bone without any such pixel seeds on the
-//!      non-edge pixels of its core that no other core contains.
-//!   2. A two-label Dijkstra (4-connected, over pixels with alpha > 0) of the
-//!      geodesic distance (the sum of the step costs) from every bone's
-//!      seeds; a label only enters pixels inside its own tube, or in no tube.
-//!      The key is `distance · n + rank` (rank 0 = the nearest bone), so of
-//!      equal distances the nearer bone wins; each pixel keeps its best label
-//!      and the best other one.
-//!   3. A pixel inside some tube that a label reaches at distance 0 (through
-//!      paint, crossing no edge) goes to the nearest such bone. A pixel inside
-//!      some tube that every label reaches only across an edge (an outline, a
-//!      colour edge) goes by the tube rule (the nearest tube containing it).
-//!      A pixel in no tube goes to the label with the smallest distance; one no
-//!      seed reaches, to the closest tube outline.
+//!   1. *Seed candidates* of a bone: the pixels off edges and ink where its
+//!      inner zone is the nearest inner zone containing them; a bone without
+//!      any seeds on the pixels of its core that no other core contains.
+//!   2. *Regions of paint*: the 4-connected components of pixels off edges
+//!      and ink. In each, a bone keeps its candidates only with at least
+//!      [`SEED_SHARE`] of the votes (candidate pixels) of the region's best
+//!      bone. The share of votes that lost is the *seed disagreement*.
+//!   3. A two-label Dijkstra (4-connected, over pixels with alpha > 0, never
+//!      entering ink) of the geodesic distance from every bone's seeds:
+//!      crossing a painted edge costs its step / 8, a step to a pixel outside
+//!      the bone's own tube costs [`OUT_COST`]. The key is
+//!      `distance · n + rank` (rank 0 = the nearest bone), so of equal
+//!      distances the nearer bone wins; each pixel keeps its best label and
+//!      the best other one.
+//!   4. A pixel goes to its best label, except that the nearest tube
+//!      containing it keeps it when that tube's claim is the second best and
+//!      within [`SLACK`] of the best; a pixel no seed reaches goes by the
+//!      tube rule.
+//!   5. Ink pixels are owned through the lines ([`super::ink::ink_owners`]):
+//!      the tube owner when it arrives within the window of the first
+//!      arrival, else the nearest part arriving within it.
+//!   6. A *trusted* tube (its visible inner ring of 1.5 px at least
+//!      [`TRUST`] on ink, over at least [`TRUST_MIN`] px: drawn along its
+//!      part's outline) keeps the tube rule where it is the nearest tube.
 //!
-//!   So paint decides the contested pixels only where it separates (a region
-//!   enclosed by an outline belongs to the part whose seeds are in it), and
-//!   the tubes decide where it does not (a garment painted as one shape).
+//!   So paint decides the contested pixels where lines and edges separate
+//!   them (a region enclosed by an outline belongs to the part whose seeds
+//!   are in it), and the tubes decide where they do not (a garment painted
+//!   as one shape).
 //! - **Ownership, `--slicing tubes`** ([`Rule::Tubes`], the rule before issue
 //!   24, for comparison): the nearest (smallest depth; equal depths: later
 //!   declared) part whose tube contains the pixel; a pixel in no tube goes to
@@ -42,8 +55,9 @@
 //!   `labels.png`: 1 + bone index). [`how`] records per pixel whether
 //!   geometry (inside one tube only), paint (a strictly smaller distance) or a
 //!   tie-break (depth between equal distances, or the tube rule) decided it.
-//! - **Part** `k`: its tube cut by the silhouette, plus the pixels it owns
-//!   outside its tube. Visible = owned by `k`; hidden = the rest. A hidden
+//! - **Part** `k`: its tube cut by the silhouette, less the pixels a part
+//!   farther than `k` owns (its hidden fill never covers their paint at
+//!   rest), plus the pixels it owns outside its tube. Visible = owned by `k`; hidden = the rest. A hidden
 //!   pixel takes the despilled colour of the nearest visible pixel of the
 //!   same part (exact Euclidean nearest: Felzenszwalb–Huttenlocher distance
 //!   transform with nearest-index propagation; ties: the smaller row, then
@@ -58,8 +72,10 @@
 //!   the figure, or a declaration in which no bone has a part.
 //! - **Confidence** ([`Confidence`], no truth needed): per part the visible
 //!   pixels decided by geometry, paint or a tie-break; the part-to-part
-//!   border pixel pairs and those on no painted edge. *Doubt* = the mean of
-//!   the tie share and the unpainted-border share. Its control is the same
+//!   border pixel pairs and those on no painted edge; the seed
+//!   disagreement; the tube excess (the share of the tubes' pixels another
+//!   bone owns). *Doubt* = the mean of the tie share, the unpainted-border
+//!   share, the seed disagreement and the tube excess. Its control is the same
 //!   drawing with every radius doubled ([`doubled`]).
 //! - **Crop**: the part's pixels' bounding box plus [`MARGIN`] px, clipped to
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
@@ -175,6 +191,11 @@ pub struct Confidence {
     /// Share of the seed votes that lost to another bone's in their region
     /// of paint.
     pub seed_disagreement: f64,
+    /// Pixels (alpha ≥ 128) inside the tubes of bones with a part, counted
+    /// once per tube.
+    pub tube_px: u64,
+    /// Of them, pixels another bone owns.
+    pub tube_other: u64,
 }
 
 impl Confidence {
@@ -201,11 +222,18 @@ impl Confidence {
     }
 
     /// The doubt score: the mean of the tie share, the unpainted-border
-    /// share and the seed disagreement (0 = every contested pixel decided by
-    /// paint, every border on a painted edge, every region of paint seeded
-    /// by one bone).
+    /// share, the seed disagreement and the tube excess (0 = every contested
+    /// pixel decided by paint, every border on a painted edge, every region
+    /// of paint seeded by one bone, every tube holding its own part only).
     pub fn doubt(&self) -> f64 {
-        (self.tie_share() + self.unpainted_share() + self.seed_disagreement) / 3.0
+        (self.tie_share() + self.unpainted_share() + self.seed_disagreement + self.tube_excess())
+            / 4.0
+    }
+
+    /// Share of the tubes' pixels that another bone owns (a tube much wider
+    /// than its part's paint covers its neighbours).
+    pub fn tube_excess(&self) -> f64 {
+        self.tube_other as f64 / self.tube_px.max(1) as f64
     }
 }
 
@@ -241,6 +269,21 @@ pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidenc
             c.border += 1;
             if e[i] < EDGE && e[j] < EDGE {
                 c.border_unpainted += 1;
+            }
+        }
+    }
+    for (k, b) in sk.bones.iter().enumerate() {
+        if !b.part || c.parts[k].iter().sum::<u64>() == 0 {
+            continue;
+        }
+        let [x0, y0, x1, y1] = tube_box(b, w, h);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = y * w + x;
+                if sil.alpha(i) >= 128 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+                    c.tube_px += 1;
+                    c.tube_other += (own.owner[i] as usize != k + 1) as u64;
+                }
             }
         }
     }
