@@ -830,11 +830,11 @@ fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
 
 /// The gate on the three layered characters. Issue 24 asks for every part >= 0.95 and the
 /// mean >= 0.97; the rule does not reach that yet (far limbs behind a garment whose declared
-/// tube is wider than its paint, outline rings, a hat's brim outside its tube: see the README
-/// table). What is gated: the paint rule's mean over the visible parts is above the tube rule's
-/// on each character, and stays at the measured level (girl 0.862 vs 0.821, coat 0.763 vs
-/// 0.758, skirt 0.843 vs 0.814 at the time of writing; per part it is worse on the skirt's
-/// hair bun and head).
+/// tube is wider than its paint, a hair bun the head's tube reaches into, a sole painted near the
+/// ink's colour: see the README table). What is gated: the paint rule's mean over the visible
+/// parts stays at the measured level (girl 0.954, coat 0.862, skirt 0.956 with the ink rule;
+/// 0.862 / 0.763 / 0.843 before it) and at least 0.08 above the tube rule's (0.821 / 0.758 /
+/// 0.814), which is the negative control: the same floors fail on the tube rule.
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -842,13 +842,17 @@ fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
 )]
 fn layered_characters_paint_beats_tubes_on_the_mean() {
     for (spec, floor) in [
-        (drawings::girl(), 0.85),
-        (drawings::coat(), 0.75),
-        (drawings::skirt(), 0.83),
+        (drawings::girl(), 0.95),
+        (drawings::coat(), 0.85),
+        (drawings::skirt(), 0.95),
     ] {
         let (rows, mp, mt) = layered_table(spec);
-        assert!(mp > mt, "paint mean {mp:.4} vs tubes {mt:.4}");
+        assert!(mp >= mt + 0.08, "paint mean {mp:.4} vs tubes {mt:.4}");
         assert!(mp >= floor, "paint mean {mp:.4} < {floor}");
+        assert!(
+            mt < floor,
+            "the control (tube rule) passes the floor: {mt:.4}"
+        );
         assert!(rows.len() >= 15);
     }
 }
