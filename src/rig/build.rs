@@ -682,7 +682,7 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     let s = slice_stage(input, opts.slicing, &mut t)?;
     let mut clock = Instant::now();
     // the confidence's control: the same drawing with every radius doubled
-    let control = confidence_control(&input.sk, &s.sil, opts.slicing);
+    let control = confidence_control(&input.sk, &s.sil, &s.sl);
     t.lap("confidence control", &mut clock);
     let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     t.lap("verify", &mut clock);
@@ -870,9 +870,13 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
 
 /// The confidence of the deliberately bad declaration (every radius doubled),
 /// `None` when that declaration cannot be sliced.
-pub fn confidence_control(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Option<Confidence> {
+pub fn confidence_control(
+    sk: &Skeleton,
+    sil: &Silhouette,
+    sl: &super::slice::Slicing,
+) -> Option<Confidence> {
     let bad = super::slice::doubled(sk);
-    let own = super::slice::ownership(&bad, sil, rule);
+    let own = super::slice::ownership_with_ink(&bad, sil, sl.rule, &sl.ink);
     Some(super::slice::confidence(&bad, sil, &own))
 }
 

@@ -315,6 +315,8 @@ pub struct Slicing {
     pub how: Vec<u8>,
     /// The rule used.
     pub rule: Rule,
+    /// Per pixel: on a painted line (empty for the tube rule).
+    pub ink: Vec<bool>,
     /// Parts, declaration order (a partless bone has a 0 × 0 image).
     pub parts: Vec<PartImage>,
     /// The truth-free confidence.
@@ -545,6 +547,16 @@ pub struct Ownership {
 
 /// The ownership map of `rule` (see the module doc).
 pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
+    let ink = match rule {
+        Rule::Paint => super::ink::ink(sil).mask,
+        Rule::Tubes => Vec::new(),
+    };
+    ownership_with_ink(sk, sil, rule, &ink)
+}
+
+/// [`ownership`] with the drawing's ink already found (it does not depend
+/// on the declaration: the confidence control reuses it).
+pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bool]) -> Ownership {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let cv = cover(sk, sil);
     let mut owner = cv.near.clone();
@@ -563,7 +575,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
                 };
             }
         }
-        Rule::Paint => seed_disagreement = paint_rule(sk, sil, &cv, &mut owner, &mut howv),
+        Rule::Paint => seed_disagreement = paint_rule(sk, sil, &cv, ink, &mut owner, &mut howv),
     }
     for i in 0..w * h {
         if owner[i] == 0 && sil.alpha(i) > 0 {
@@ -610,12 +622,12 @@ fn paint_rule(
     sk: &Skeleton,
     sil: &Silhouette,
     cv: &Cover,
+    ink: &[bool],
     owner: &mut [u8],
     howv: &mut [u8],
 ) -> f64 {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
-    let ink = super::ink::ink(sil).mask;
     // seeds are never on a painted edge or on ink
     let plain: Vec<bool> = edges(sil)
         .iter()
@@ -854,7 +866,7 @@ fn paint_rule(
     let claims: Vec<u8> = (0..w * h)
         .map(|i| if ink[i] { 0 } else { owner[i] })
         .collect();
-    let (ink_owner, tube_won) = super::ink::ink_owners(sil, &ink, &claims, &cv.near, &rank);
+    let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
     for i in 0..w * h {
         if !ink[i] || sil.alpha(i) == 0 {
             continue;
@@ -1054,7 +1066,11 @@ pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
 /// Cuts every part with `rule` (see the module doc).
 pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing, RigError> {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let own = ownership(sk, sil, rule);
+    let ink = match rule {
+        Rule::Paint => super::ink::ink(sil).mask,
+        Rule::Tubes => Vec::new(),
+    };
+    let own = ownership_with_ink(sk, sil, rule, &ink);
     let confidence = confidence(sk, sil, &own);
     let Ownership { owner, how, .. } = own;
     let nb = sk.bones.len();
@@ -1245,6 +1261,7 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
         owner,
         how,
         rule,
+        ink,
         parts,
         confidence,
         warnings,
