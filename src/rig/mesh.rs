@@ -1,4 +1,4 @@
-//! Stage 6a: triangle grids clipped to part alpha, their rasterisation, and
+//! Stage 6a: triangle grids clipped to part alpha, adaptive meshes, and
 //! the grid-step table (rig.md §5).
 //!
 //! - **Grid** of step `s` over a part's crop: nodes at `x = 0, s, 2s, …`
@@ -18,25 +18,16 @@
 //!   are not candidates).
 
 use super::RigError;
+pub use super::raster::{
+    Affine, Canvas, IDENTITY, PartMesh, apply, compose, raster, raster_masked, rotation_about, skin,
+};
 use super::slice::PartImage;
+use super::weights::Pairs;
 
 /// Candidate steps, fine to coarse (px).
 pub const STEPS: [usize; 8] = [2, 4, 8, 12, 16, 24, 32, 48];
 /// Most vertices per part (u16 indices).
 pub const MAX_VERTICES: usize = 65_535;
-
-/// A part's mesh.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartMesh {
-    /// Grid step.
-    pub step: usize,
-    /// Rest positions, drawing pixels.
-    pub verts: Vec<[f64; 2]>,
-    /// UVs 0..1.
-    pub uv: Vec<[f64; 2]>,
-    /// Triangles.
-    pub tris: Vec<u16>,
-}
 
 fn nodes(n: usize, step: usize) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).step_by(step).collect();
@@ -95,161 +86,8 @@ pub fn grid(part: &PartImage, step: usize) -> Result<PartMesh, RigError> {
     })
 }
 
-/// An affine map `[a, b, c, d, e, f]`: `(a x + b y + c, d x + e y + f)`.
-pub type Affine = [f64; 6];
-
-/// Identity.
-pub const IDENTITY: Affine = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
-
-/// Rotation by `theta` about `p`.
-pub fn rotation_about(p: [f64; 2], theta: f64) -> Affine {
-    let (s, c) = theta.sin_cos();
-    [
-        c,
-        -s,
-        p[0] - c * p[0] + s * p[1],
-        s,
-        c,
-        p[1] - s * p[0] - c * p[1],
-    ]
-}
-
-/// `m` applied to `p`.
-pub fn apply(m: &Affine, p: [f64; 2]) -> [f64; 2] {
-    [
-        m[0] * p[0] + m[1] * p[1] + m[2],
-        m[3] * p[0] + m[4] * p[1] + m[5],
-    ]
-}
-
-/// `a ∘ b` (b first).
-pub fn compose(a: &Affine, b: &Affine) -> Affine {
-    [
-        a[0] * b[0] + a[1] * b[3],
-        a[0] * b[1] + a[1] * b[4],
-        a[0] * b[2] + a[1] * b[5] + a[2],
-        a[3] * b[0] + a[4] * b[3],
-        a[3] * b[1] + a[4] * b[4],
-        a[3] * b[2] + a[4] * b[5] + a[5],
-    ]
-}
-
-/// Linear blend skinning of `p` with `(bone, weight)` pairs and per-bone maps.
-pub fn skin(p: [f64; 2], w: &[(usize, f64)], maps: &[Affine]) -> [f64; 2] {
-    let total: f64 = w.iter().map(|x| x.1).sum();
-    if total <= 1e-4 {
-        return p;
-    }
-    let (mut x, mut y) = (0.0, 0.0);
-    for &(b, wi) in w {
-        let q = apply(&maps[b], p);
-        x += q[0] * wi / total;
-        y += q[1] * wi / total;
-    }
-    [x, y]
-}
-
-/// A canvas window `[x0, y0, x1, y1)` of RGBA8 straight alpha.
-pub struct Canvas {
-    /// Window in drawing pixels.
-    pub win: [i64; 4],
-    /// Pixels.
-    pub rgba: Vec<u8>,
-}
-
-impl Canvas {
-    /// A transparent window.
-    pub fn new(win: [i64; 4]) -> Canvas {
-        let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
-        Canvas {
-            win,
-            rgba: vec![0; n * 4],
-        }
-    }
-
-    /// A transparent window reusing `buf`'s allocation.
-    pub fn reuse(win: [i64; 4], mut buf: Vec<u8>) -> Canvas {
-        let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
-        buf.clear();
-        buf.resize(n * 4, 0);
-        Canvas { win, rgba: buf }
-    }
-
-    /// Width.
-    pub fn width(&self) -> usize {
-        (self.win[2] - self.win[0]).max(0) as usize
-    }
-}
-
-/// Rasterises `part` with deformed vertices `pts` into `c` (pixel centres,
-/// nearest texel, "over"); calls
-/// `covered` with each canvas pixel index and the alpha of the texel landing there.
-pub fn raster(
-    part: &PartImage,
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    c: &mut Canvas,
-    covered: impl FnMut(usize, u8),
-) {
-    raster_masked(part, mesh, pts, c, None, covered)
-}
-
-/// [`raster`] limited to the canvas pixels where `mask` is set.
-pub fn raster_masked(
-    part: &PartImage,
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    c: &mut Canvas,
-    mask: Option<&[bool]>,
-    mut covered: impl FnMut(usize, u8),
-) {
-    let cw = c.width() as i64;
-    for t in mesh.tris.chunks_exact(3) {
-        let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
-        let (a, b, d) = (pts[ia], pts[ib], pts[ic]);
-        let area = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
-        if area.abs() < 1e-12 {
-            continue;
-        }
-        let x0 = (a[0].min(b[0]).min(d[0]).floor() as i64).max(c.win[0]);
-        let x1 = (a[0].max(b[0]).max(d[0]).ceil() as i64).min(c.win[2]);
-        let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(c.win[1]);
-        let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(c.win[3]);
-        let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let ci = ((y - c.win[1]) * cw + (x - c.win[0])) as usize;
-                if mask.is_some_and(|m| !m[ci]) {
-                    continue;
-                }
-                // pixel centre nudged off the grid lines: a centre never lies on a
-                // shared edge at rest, so no pixel is drawn by two triangles
-                let p = [x as f64 + 0.5 + 1.0e-7, y as f64 + 0.5 + 1.3e-7];
-                let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
-                let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
-                let l0 = 1.0 - l1 - l2;
-                if l0 < 0.0 || l1 < 0.0 || l2 < 0.0 {
-                    continue;
-                }
-                let u = l0 * ua[0] + l1 * ub[0] + l2 * ud[0];
-                let v = l0 * ua[1] + l1 * ub[1] + l2 * ud[1];
-                let tx = ((u * part.width as f64).floor() as i64).clamp(0, part.width as i64 - 1)
-                    as usize;
-                let ty = ((v * part.height as f64).floor() as i64).clamp(0, part.height as i64 - 1)
-                    as usize;
-                let s = &part.rgba[(ty * part.width + tx) * 4..][..4];
-                if s[3] == 0 {
-                    continue;
-                }
-                super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
-                covered(ci, s[3]);
-            }
-        }
-    }
-}
-
 /// Weights of a point of part `k`: `(bone, weight)` pairs.
-pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> super::weights::Pairs + 'a;
+pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> Pairs + 'a;
 
 /// Largest deviation (px) between mesh and exact per-pixel skinning of
 /// `part` (declared bone `k`) at grid `step`, over the bends `maps`.
@@ -273,7 +111,7 @@ pub fn deviation(
                 [xs[cx + 1] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
                 [xs[cx] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
             ];
-            let cw: Vec<super::weights::Pairs> = corners.iter().map(|&p| weights(k, p)).collect();
+            let cw: Vec<Pairs> = corners.iter().map(|&p| weights(k, p)).collect();
             if cw.iter().all(|x| x.len() == 1 && *x == cw[0]) {
                 continue; // one affine map over the whole cell: exact
             }
