@@ -20,7 +20,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::RigError;
-use super::mesh::{self, Canvas, PartMesh, StepRow};
+use super::mesh::{self, Canvas, PartMesh, PartSteps};
 use super::motion::{self, MotionOptions, Retargeted};
 use super::silhouette::{Silhouette, silhouette};
 use super::skeleton::Skeleton;
@@ -270,17 +270,18 @@ pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, 
     Ok(files)
 }
 
-/// Stage 6: the tables and the meshes of the chosen scheme and step.
+/// Stage 6: the tables and the meshes of the chosen scheme and steps.
 pub struct Meshed {
     /// Weight-scheme table.
     pub schemes: SchemeTable,
-    /// Grid-step table.
-    pub steps: Vec<StepRow>,
-    /// Chosen step (`None`: no step satisfied the rule; [`TABLE_STEP`] is used).
+    /// Per part: the adaptive mesh's blend steps, deviations and choice.
+    pub steps: Vec<PartSteps>,
+    /// The finest blend step chosen over the parts (`None`: some part has no
+    /// step satisfying the rule; its mesh is the finest step's).
     pub step: Option<usize>,
     /// The scheme the meshes carry (the chosen one, else `smooth-zone`).
     pub scheme: Scheme,
-    /// One mesh per declared bone at the step used.
+    /// One adaptive mesh per declared bone at its chosen blend step.
     pub meshes: Vec<PartMesh>,
 }
 
@@ -306,16 +307,19 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
             Vec::new()
         }
     };
-    let (steps, step) = mesh::step_table(&sl.parts, &wf, &bends);
-    let used = step.unwrap_or(TABLE_STEP);
-    let meshes = if used == TABLE_STEP {
-        table_meshes
-    } else {
-        sl.parts
-            .iter()
-            .map(|p| mesh::grid(p, used))
-            .collect::<Result<Vec<_>, _>>()?
+    drop(table_meshes);
+    let dirs = |k: usize| {
+        let (s, e) = (sk.bones[k].start(), sk.bones[k].end());
+        let (dx, dy) = (e[0] - s[0], e[1] - s[1]);
+        let l = dx.hypot(dy).max(1e-9);
+        [dx / l, dy / l]
     };
+    let (steps, meshes) = mesh::adaptive_table(&sl.parts, &wf, &bends, &dirs)?;
+    let step = steps
+        .iter()
+        .map(|r| r.chosen)
+        .collect::<Option<Vec<usize>>>()
+        .and_then(|v| v.into_iter().min());
     t.lap("mesh", &mut clock);
     Ok(Meshed {
         schemes,
@@ -861,8 +865,16 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
         },
         "grid": {
             "bend_deg": [30, -30], "scheme": m.scheme.name(), "threshold_px": 1.0,
-            "rows": m.steps.iter().map(|r| json!({"step": r.step, "max_deviation_px": r.deviation,
-                "vertices": r.vertices, "too_many_vertices": r.too_many})).collect::<Vec<_>>(),
+            "adaptive": {"coarse_px": mesh::LEVELS[mesh::LEVELS.len() - 1], "outline_px": mesh::OUTLINE,
+                         "blend_steps_px": mesh::LEVELS},
+            "rule": "per part: the coarsest blend step with deviation < 1 px whose next coarser step has >= 1 px; the coarsest when even it is < 1 px (rigid)",
+            "parts": m.steps.iter().map(|r| json!({"name": r.name, "chosen": r.chosen,
+                "max_deviation_px": r.deviation, "coarser_deviation_px": r.coarser_deviation,
+                "rigid": r.rigid,
+                "rows": r.rows.iter().map(|x| json!({"step": x.0, "max_deviation_px": x.1, "vertices": x.2})).collect::<Vec<_>>()}))
+                .collect::<Vec<_>>(),
+            "vertices": m.meshes.iter().map(|x| x.verts.len()).sum::<usize>(),
+            "max_deviation_px": m.steps.iter().map(|r| r.deviation).fold(0.0, f64::max),
             "chosen": m.step,
         },
     })
@@ -1094,8 +1106,7 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
     drop(hid);
     let mut meshes = downscale(&v.image, w, h, grey).0;
     let f = SHEET_SCALE as f64;
-    // each mesh's outline (edges of one triangle only) and every fourth grid line: a full
-    // wireframe at this scale would be solid colour
+    // each adaptive mesh's every edge (dense only in the blend zones)
     for (k, pm) in m.meshes.iter().enumerate() {
         let c = palette(k as u8 + 1);
         let mut edges: std::collections::HashMap<(u16, u16), u8> = std::collections::HashMap::new();
@@ -1104,12 +1115,9 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
                 *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
             }
         }
-        let every = (4 * pm.step) as f64;
-        for ((a, b), n) in edges {
+        for (a, b) in edges.into_keys() {
             let (pa, pb) = (pm.verts[a as usize], pm.verts[b as usize]);
-            let on_line = (pa[0] == pb[0] && pa[0] % every == 0.0)
-                || (pa[1] == pb[1] && pa[1] % every == 0.0);
-            if n == 1 || on_line {
+            {
                 line(
                     &mut meshes,
                     tw,

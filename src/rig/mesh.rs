@@ -195,3 +195,445 @@ pub fn step_table(
         .next_back();
     (rows, chosen)
 }
+
+// ---- adaptive meshes (issue 26) ----
+
+/// Leaf sizes of the adaptive mesh, fine to coarse (px): the quadtree's
+/// levels. The coarsest is the cell of rigid interiors.
+pub const LEVELS: [usize; 11] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
+/// The largest cell (px): root cells are the largest `fine · 2ⁿ` up to it.
+pub const COARSE: usize = 64;
+
+fn top_cell(fine: usize) -> usize {
+    let mut t = fine.max(1);
+    while t * 2 <= COARSE {
+        t *= 2;
+    }
+    t
+}
+/// Cells on the part's alpha outline (some texels transparent, some not)
+/// are split down to this size, so the mesh follows the outline.
+pub const OUTLINE: usize = 32;
+
+/// A leaf cell `[x0, x1) × [y0, y1)` in crop pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Leaf {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    /// Every corner and every texel of the cell has the same one-bone weight.
+    rigid: bool,
+}
+
+/// The adaptive mesh of `part` (declared bone `k`) whose blend cells are at
+/// most `fine` px: a quadtree over the crop from cells of the coarsest
+/// [`LEVELS`] size; a cell with no texel of alpha > 0 is dropped; a cell is
+/// split while it is not rigid (some corner or texel of it is not on the
+/// one bone of the others, weight 1) and larger than `fine`, or while it
+/// straddles the alpha outline and is larger than [`OUTLINE`]. A leaf with
+/// no vertex of a finer neighbour on its sides is two triangles (diagonal
+/// top-left to bottom-right); one with such vertices is a fan from a vertex
+/// at its centre through every vertex on its sides, so no T-junction can
+/// open a crack.
+pub fn adaptive(
+    part: &PartImage,
+    fine: usize,
+    dir: [f64; 2],
+    weights: &WeightFn<'_>,
+) -> Result<PartMesh, RigError> {
+    let leaves = leaves(part, fine, dir, weights);
+    triangulate(part, fine, &leaves)
+}
+
+fn leaves(part: &PartImage, fine: usize, dir: [f64; 2], weights: &WeightFn<'_>) -> Vec<Leaf> {
+    let (w, h) = (part.width, part.height);
+    let top = top_cell(fine);
+    let (ux, uy) = (dir[0].abs(), dir[1].abs());
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let k = part.bone;
+    // the one bone of a texel / corner, or None when blended
+    let single = |p: [f64; 2]| -> Option<usize> {
+        let wv = weights(k, p);
+        (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
+    };
+    let texel: Vec<Option<usize>> = (0..w * h)
+        .map(|i| {
+            if part.rgba[i * 4 + 3] == 0 {
+                None
+            } else {
+                single([(i % w) as f64 + 0.5 + o[0], (i / w) as f64 + 0.5 + o[1]])
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for y in (0..h).step_by(top) {
+        for x in (0..w).step_by(top) {
+            stack.push((x, y, top, top));
+        }
+    }
+    while let Some((x0, y0, sw, sh)) = stack.pop() {
+        let (x1, y1) = ((x0 + sw).min(w), (y0 + sh).min(h));
+        let (mut any, mut all, mut bone, mut rigid) = (false, true, None, true);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = y * w + x;
+                if part.rgba[i * 4 + 3] == 0 {
+                    all = false;
+                    continue;
+                }
+                any = true;
+                match (texel[i], bone) {
+                    (None, _) => rigid = false,
+                    (Some(b), None) => bone = Some(b),
+                    (Some(b), Some(c)) if b != c => rigid = false,
+                    _ => {}
+                }
+            }
+        }
+        if !any {
+            continue;
+        }
+        if rigid {
+            for (cx, cy) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+                if single([cx as f64 + o[0], cy as f64 + o[1]]) != bone {
+                    rigid = false;
+                }
+            }
+        }
+        // a blend cell is split across the bone (the weights vary along it only): its extent
+        // along the bone, sw·|ux| + sh·|uy|, must reach at most `fine`
+        let (ex, ey) = (sw as f64 * ux, sh as f64 * uy);
+        let (split_x, split_y) = if !all && sw.max(sh) > OUTLINE {
+            (sw > 1, sh > 1)
+        } else if !rigid && ex + ey > fine as f64 {
+            if ex >= ey {
+                (sw > 1, false)
+            } else {
+                (false, sh > 1)
+            }
+        } else {
+            (false, false)
+        };
+        if split_x || split_y {
+            let (hw, hh) = (
+                if split_x { sw / 2 } else { sw },
+                if split_y { sh / 2 } else { sh },
+            );
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                if (dx == 1 && !split_x) || (dy == 1 && !split_y) {
+                    continue;
+                }
+                let (cx, cy) = (x0 + dx * hw, y0 + dy * hh);
+                if cx < w && cy < h {
+                    stack.push((cx, cy, hw, hh));
+                }
+            }
+        } else {
+            out.push(Leaf {
+                x0,
+                y0,
+                x1,
+                y1,
+                rigid,
+            });
+        }
+    }
+    out.sort_by_key(|l| (l.y0, l.x0));
+    out
+}
+
+fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMesh, RigError> {
+    use std::collections::HashMap;
+    let (w, h) = (part.width as f64, part.height as f64);
+    let mut index: HashMap<(usize, usize), u16> = HashMap::new();
+    let mut verts: Vec<[f64; 2]> = Vec::new();
+    let mut uv: Vec<[f64; 2]> = Vec::new();
+    let mut tris: Vec<u16> = Vec::new();
+    let too_many = || {
+        RigError::new(
+            "E_RIG_MESH",
+            format!(
+                "part '{}' needs more than {MAX_VERTICES} vertices at blend step {fine}",
+                part.name
+            ),
+        )
+    };
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let push = |verts: &mut Vec<[f64; 2]>, uv: &mut Vec<[f64; 2]>, x: f64, y: f64| {
+        if verts.len() >= MAX_VERTICES {
+            return Err(too_many());
+        }
+        verts.push([x + o[0], y + o[1]]);
+        uv.push([x / w, y / h]);
+        Ok((verts.len() - 1) as u16)
+    };
+    // corners first (rows top to bottom), so the side walk below finds them
+    let mut step = usize::MAX;
+    for l in leaves {
+        step = step.min(l.x1 - l.x0).min(l.y1 - l.y0).max(1);
+        for c in [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)] {
+            if !index.contains_key(&c) {
+                let id = push(&mut verts, &mut uv, c.0 as f64, c.1 as f64)?;
+                index.insert(c, id);
+            }
+        }
+    }
+    let step = step.max(1);
+    for l in leaves {
+        // the cell's outline, clockwise from the top-left, with every vertex on its sides
+        let mut ring: Vec<u16> = Vec::new();
+        let mut starts = [0usize; 4];
+        let corners = [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)];
+        for c in 0..4 {
+            starts[c] = ring.len();
+            let (a, b) = (corners[c], corners[(c + 1) % 4]);
+            ring.push(index[&a]);
+            let n = a.0.abs_diff(b.0).max(a.1.abs_diff(b.1));
+            let mut t = step;
+            while t < n {
+                let p = if a.1 == b.1 {
+                    (if b.0 > a.0 { a.0 + t } else { a.0 - t }, a.1)
+                } else {
+                    (a.0, if b.1 > a.1 { a.1 + t } else { a.1 - t })
+                };
+                if let Some(&id) = index.get(&p) {
+                    ring.push(id);
+                }
+                t += step;
+            }
+        }
+        let n = ring.len();
+        // side c holds ring[starts[c] .. starts[c + 1]] (its first corner and its inner vertices)
+        let plain = |c: usize| {
+            let end = if c == 3 { n } else { starts[c + 1] };
+            end - starts[c] == 1
+        };
+        if n == 4 {
+            tris.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
+        } else if let Some(c) = (0..4).find(|&c| plain(c) && plain((c + 3) % 4)) {
+            // a fan from corner c, whose two sides hold no other vertex: no triangle is flat
+            let at = starts[c];
+            for i in 1..n - 1 {
+                tris.extend_from_slice(&[ring[at], ring[(at + i) % n], ring[(at + i + 1) % n]]);
+            }
+        } else {
+            let cx = (l.x0 + l.x1) as f64 / 2.0;
+            let cy = (l.y0 + l.y1) as f64 / 2.0;
+            let c = push(&mut verts, &mut uv, cx, cy)?;
+            for i in 0..n {
+                tris.extend_from_slice(&[c, ring[i], ring[(i + 1) % n]]);
+            }
+        }
+    }
+    Ok(PartMesh {
+        step: fine,
+        verts,
+        uv,
+        tris,
+    })
+}
+
+/// Largest deviation (px) between `mesh` (of `part`, declared bone `k`) and
+/// exact per-pixel skinning over the bends `maps`: every texel of alpha > 0
+/// is placed in the rest triangle holding its centre and deformed by the
+/// triangle's deformed vertices; triangles whose three vertices and every
+/// texel share one bone at weight 1 move by one affine map and are exact.
+pub fn mesh_deviation(
+    part: &PartImage,
+    k: usize,
+    mesh: &PartMesh,
+    weights: &WeightFn<'_>,
+    maps: &[Vec<Affine>],
+) -> f64 {
+    if maps.is_empty() {
+        return 0.0;
+    }
+    let w = part.width;
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let vw: Vec<Pairs> = mesh.verts.iter().map(|&v| weights(k, v)).collect();
+    let moved: Vec<Vec<[f64; 2]>> = maps
+        .iter()
+        .map(|m| {
+            mesh.verts
+                .iter()
+                .zip(&vw)
+                .map(|(&v, wv)| skin(v, wv, m))
+                .collect()
+        })
+        .collect();
+    let mut worst = 0.0f64;
+    for t in mesh.tris.chunks_exact(3) {
+        let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
+        let (a, b, d) = (mesh.verts[ia], mesh.verts[ib], mesh.verts[ic]);
+        let area = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
+        if area.abs() < 1e-12 {
+            continue;
+        }
+        let x0 = (a[0].min(b[0]).min(d[0]) - o[0]).floor().max(0.0) as usize;
+        let x1 = ((a[0].max(b[0]).max(d[0]) - o[0]).ceil() as usize).min(w);
+        let y0 = (a[1].min(b[1]).min(d[1]) - o[1]).floor().max(0.0) as usize;
+        let y1 = ((a[1].max(b[1]).max(d[1]) - o[1]).ceil() as usize).min(part.height);
+        let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if part.rgba[(y * w + x) * 4 + 3] == 0 {
+                    continue;
+                }
+                let p = [x as f64 + 0.5 + o[0], y as f64 + 0.5 + o[1]];
+                let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
+                let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
+                let l0 = 1.0 - l1 - l2;
+                if l0 < -1e-9 || l1 < -1e-9 || l2 < -1e-9 {
+                    continue;
+                }
+                let wp = weights(k, p);
+                if one && wp == vw[ia] {
+                    continue; // one affine map over the texel and the triangle: exact
+                }
+                for (m, dm) in maps.iter().zip(&moved) {
+                    let exact = skin(p, &wp, m);
+                    let q = [
+                        l0 * dm[ia][0] + l1 * dm[ib][0] + l2 * dm[ic][0],
+                        l0 * dm[ia][1] + l1 * dm[ib][1] + l2 * dm[ic][1],
+                    ];
+                    worst = worst.max((q[0] - exact[0]).hypot(q[1] - exact[1]));
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// One part's row of the adaptive table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartSteps {
+    /// Part (declared bone) name.
+    pub name: String,
+    /// Per [`LEVELS`] blend step: (step, largest deviation px, vertices).
+    pub rows: Vec<(usize, f64, usize)>,
+    /// The chosen blend step (`None`: no step satisfies the rule).
+    pub chosen: Option<usize>,
+    /// Deviation at the chosen step.
+    pub deviation: f64,
+    /// Deviation at the next coarser step (`None`: the chosen is the coarsest).
+    pub coarser_deviation: Option<f64>,
+    /// Every texel and vertex on one bone at weight 1 at the coarsest step.
+    pub rigid: bool,
+}
+
+/// Per part: the adaptive meshes at every blend step of [`LEVELS`], their
+/// deviation at the part's own joint bends, and the choice — the coarsest
+/// step with deviation < 1 px whose next coarser step has ≥ 1 px; when even
+/// the coarsest is < 1 px (a rigid part: any triangulation is exact), the
+/// coarsest. Returns the table and the chosen meshes (`None` for a part
+/// whose rule fails: its mesh is the finest step's).
+pub fn adaptive_table(
+    parts: &[PartImage],
+    weights: &WeightFn<'_>,
+    bends: &dyn Fn(usize) -> Vec<Vec<Affine>>,
+    dirs: &dyn Fn(usize) -> [f64; 2],
+) -> Result<(Vec<PartSteps>, Vec<PartMesh>), RigError> {
+    let mut table = Vec::new();
+    let mut meshes = Vec::new();
+    for p in parts {
+        if !p.has_part() {
+            table.push(PartSteps {
+                name: p.name.clone(),
+                rows: Vec::new(),
+                chosen: Some(*LEVELS.last().unwrap_or(&64)),
+                deviation: 0.0,
+                coarser_deviation: None,
+                rigid: true,
+            });
+            meshes.push(PartMesh {
+                step: *LEVELS.last().unwrap_or(&64),
+                verts: Vec::new(),
+                uv: Vec::new(),
+                tris: Vec::new(),
+            });
+            continue;
+        }
+        let maps = bends(p.bone);
+        let mut rows = Vec::new();
+        let mut built: Vec<Option<PartMesh>> = Vec::new();
+        // coarse to fine: stop one past the first step under 1 px from the top that has a
+        // coarser neighbour at >= 1 px
+        for &s in LEVELS.iter().rev() {
+            match adaptive(p, s, dirs(p.bone), weights) {
+                Ok(m) => {
+                    let d = mesh_deviation(p, p.bone, &m, weights, &maps);
+                    rows.push((s, d, m.verts.len()));
+                    built.push(Some(m));
+                }
+                Err(_) => {
+                    rows.push((s, f64::INFINITY, 0));
+                    built.push(None);
+                }
+            }
+        }
+        rows.reverse();
+        built.reverse();
+        let n = rows.len();
+        let pick = if rows[n - 1].1 < 1.0 && built[n - 1].is_some() {
+            Some(n - 1)
+        } else {
+            (0..n - 1)
+                .filter(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
+                .next_back()
+        };
+        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights)
+            .iter()
+            .all(|l| l.rigid);
+        let i = pick.unwrap_or(0);
+        table.push(PartSteps {
+            name: p.name.clone(),
+            rows: rows.clone(),
+            chosen: pick.map(|i| rows[i].0),
+            deviation: rows[i].1,
+            coarser_deviation: rows.get(i + 1).map(|r| r.1),
+            rigid,
+        });
+        match built[i].take() {
+            Some(m) => meshes.push(m),
+            None => meshes.push(adaptive(p, LEVELS[0], dirs(p.bone), weights)?),
+        }
+    }
+    Ok((table, meshes))
+}
+
+/// Vertices of `mesh` lying strictly inside an edge of a triangle they are
+/// not a corner of (T-junctions: where a deformed mesh can crack).
+pub fn t_junctions(mesh: &PartMesh) -> usize {
+    let mut edges: Vec<(u16, u16)> = mesh
+        .tris
+        .chunks_exact(3)
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    let mut n = 0;
+    for (a, b) in edges {
+        let (pa, pb) = (mesh.verts[a as usize], mesh.verts[b as usize]);
+        let (x0, x1) = (pa[0].min(pb[0]), pa[0].max(pb[0]));
+        let (y0, y1) = (pa[1].min(pb[1]), pa[1].max(pb[1]));
+        for (i, v) in mesh.verts.iter().enumerate() {
+            if i == a as usize
+                || i == b as usize
+                || v[0] < x0
+                || v[0] > x1
+                || v[1] < y0
+                || v[1] > y1
+            {
+                continue;
+            }
+            let cross = (pb[0] - pa[0]) * (v[1] - pa[1]) - (pb[1] - pa[1]) * (v[0] - pa[0]);
+            if cross.abs() < 1e-9 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
