@@ -345,7 +345,7 @@ fn leaves(part: &PartImage, fine: usize, dir: [f64; 2], weights: &WeightFn<'_>) 
 }
 
 fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMesh, RigError> {
-    use std::collections::HashMap;
+    use std::collections::{BTreeMap, HashMap};
     let (w, h) = (part.width as f64, part.height as f64);
     let mut index: HashMap<(usize, usize), u16> = HashMap::new();
     let mut verts: Vec<[f64; 2]> = Vec::new();
@@ -370,9 +370,7 @@ fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMes
         Ok((verts.len() - 1) as u16)
     };
     // corners first (rows top to bottom), so the side walk below finds them
-    let mut step = usize::MAX;
     for l in leaves {
-        step = step.min(l.x1 - l.x0).min(l.y1 - l.y0).max(1);
         for c in [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)] {
             if !index.contains_key(&c) {
                 let id = push(&mut verts, &mut uv, c.0 as f64, c.1 as f64)?;
@@ -380,7 +378,13 @@ fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMes
             }
         }
     }
-    let step = step.max(1);
+    // per row / column of vertices, the vertices along it (a side's inner vertices are a range)
+    let mut rows: HashMap<usize, BTreeMap<usize, u16>> = HashMap::new();
+    let mut cols: HashMap<usize, BTreeMap<usize, u16>> = HashMap::new();
+    for (&(x, y), &id) in &index {
+        rows.entry(y).or_default().insert(x, id);
+        cols.entry(x).or_default().insert(y, id);
+    }
     for l in leaves {
         // the cell's outline, clockwise from the top-left, with every vertex on its sides
         let mut ring: Vec<u16> = Vec::new();
@@ -390,19 +394,29 @@ fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMes
             starts[c] = ring.len();
             let (a, b) = (corners[c], corners[(c + 1) % 4]);
             ring.push(index[&a]);
-            let n = a.0.abs_diff(b.0).max(a.1.abs_diff(b.1));
-            let mut t = step;
-            while t < n {
-                let p = if a.1 == b.1 {
-                    (if b.0 > a.0 { a.0 + t } else { a.0 - t }, a.1)
+            // the vertices strictly inside the side, in walking order
+            let inner: Vec<u16> = if a.1 == b.1 {
+                let r = rows
+                    .get(&a.1)
+                    .map(|m| m.range(a.0.min(b.0) + 1..a.0.max(b.0)));
+                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
+                if b.0 > a.0 {
+                    v
                 } else {
-                    (a.0, if b.1 > a.1 { a.1 + t } else { a.1 - t })
-                };
-                if let Some(&id) = index.get(&p) {
-                    ring.push(id);
+                    v.into_iter().rev().collect()
                 }
-                t += step;
-            }
+            } else {
+                let r = cols
+                    .get(&a.0)
+                    .map(|m| m.range(a.1.min(b.1) + 1..a.1.max(b.1)));
+                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
+                if b.1 > a.1 {
+                    v
+                } else {
+                    v.into_iter().rev().collect()
+                }
+            };
+            ring.extend(inner);
         }
         let n = ring.len();
         // side c holds ring[starts[c] .. starts[c + 1]] (its first corner and its inner vertices)
