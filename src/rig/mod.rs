@@ -13,6 +13,7 @@
 //! | `raster.rs` | 6. shared helpers: affine maps, skinning, the mesh type, the rasteriser (uses neither file below) | §5 |
 //! | `weights.rs` | 6b. weight schemes (rigid, ramp, blend zones), changed pixels, volume loss (uses `raster`) | §5 |
 //! | `mesh.rs` | 6a. triangle grids clipped to part alpha, the grid-step table (uses `weights`, `raster`) | §5 |
+//! | `pages.rs` | 6c. texture pages: parts trimmed to their meshes, half scale, shelf-packed into pages of at most 2048², page UVs | §5 |
 //! | `build.rs` | 7. the whole pipeline → `export-riv` model, `.riv`, report, contact sheet | §7 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `motion/` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
@@ -26,6 +27,7 @@ pub mod bvh;
 pub mod error;
 pub mod mesh;
 pub mod motion;
+pub mod pages;
 pub mod raster;
 pub mod silhouette;
 pub mod skeleton;
