@@ -4,7 +4,8 @@
     rig_sheet_bench.py --re2d target/release/re2d --build DIR [--build DIR ...] [--out DIR]
 
 Each DIR is a `re2d rig build` folder (model.json, character.riv, report.json). For each clip of
-the model, every frame at the clip's fps (the build's export fps, from report.json / 60) is
+the model made from a motion capture (not the generated `idle`, a held pose), every frame at the
+clip's fps (the build's export fps, 60) is
 rendered by `re2d riv render-ref` at the game frame size (576x624: the model scaled to fit, centred)
 and the frames are laid out in one sprite sheet PNG (Pillow, optimize). The table gives the sheet's
 PNG bytes and decoded RGBA bytes beside the .riv's bytes, objects and texture memory (the decoded
@@ -73,7 +74,10 @@ def sheet(re2d, build, tmp):
     json.dump(model, open(scaled, "w"))
     ox, oy = (FRAME_W - w * s) / 2, (FRAME_H - h * s) / 2
     frames = []
+    motions = set(report.get("motions", {}).keys())
     for name, c in sorted(model.get("clips", {}).items()):
+        if name not in motions:
+            continue  # the generated `idle` holds the drawn pose: a sheet needs no frames for it
         n = max(1, round(c["duration"] * fps))
         for i in range(n):
             png = os.path.join(tmp, "f.png")
@@ -111,7 +115,7 @@ def main():
         rep = json.load(open(os.path.join(b, "report.json")))
         with tempfile.TemporaryDirectory() as tmp:
             nf, sheet_bytes, sheet_rgba = sheet(a.re2d, b, tmp)
-        dev = rep.get("mesh", {}).get("max_deviation_px")
+        dev = rep.get("grid", {}).get("max_deviation_px")
         rows.append((name, objects, nbytes, tex, nf, sheet_bytes, sheet_rgba, dev))
         t = TARGETS.get(name, {})
         if "objects" in t and objects > t["objects"]:
@@ -120,15 +124,15 @@ def main():
             missed.append(f"{name}: {nbytes} bytes > {t['bytes']}")
         if "tex_mib" in t and tex / 2**20 > t["tex_mib"]:
             missed.append(f"{name}: {tex / 2**20:.2f} MiB texture memory > {t['tex_mib']}")
-    print("| character | .riv MB | objects | texture MiB | frames | sheet PNG MB | sheet RGBA MiB | sheet / .riv bytes | sheet / .riv memory | targets |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| character | .riv MB | objects | texture MiB | max deviation px | frames | sheet PNG MB | sheet RGBA MiB | sheet / .riv bytes | sheet / .riv memory | targets |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for (name, objects, nbytes, tex, nf, sb, sr, dev) in rows:
         t = TARGETS.get(name, {})
         tt = ", ".join(x for x in [
             f"<= {t['objects']} obj" if "objects" in t else "",
             f"<= {t['bytes'] / 1e6:g} MB" if "bytes" in t else "",
             f"<= {t['tex_mib']:g} MiB" if "tex_mib" in t else ""] if x) or "-"
-        print(f"| {name} | {nbytes / 1e6:.3f} | {objects} | {tex / 2**20:.2f} | {nf} | {sb / 1e6:.2f} | "
+        print(f"| {name} | {nbytes / 1e6:.3f} | {objects} | {tex / 2**20:.2f} | {dev:.3f} | {nf} | {sb / 1e6:.2f} | "
               f"{sr / 2**20:.1f} | {sb / nbytes:.1f}x | {sr / max(tex, 1):.1f}x | {tt} |")
     for m in missed:
         print(f"MISSED: {m}")
