@@ -372,9 +372,8 @@ fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMes
     // corners first (rows top to bottom), so the side walk below finds them
     for l in leaves {
         for c in [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)] {
-            if !index.contains_key(&c) {
-                let id = push(&mut verts, &mut uv, c.0 as f64, c.1 as f64)?;
-                index.insert(c, id);
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(c) {
+                e.insert(push(&mut verts, &mut uv, c.0 as f64, c.1 as f64)?);
             }
         }
     }
@@ -593,9 +592,7 @@ pub fn adaptive_table(
         let pick = if rows[n - 1].1 < 1.0 && built[n - 1].is_some() {
             Some(n - 1)
         } else {
-            (0..n - 1)
-                .filter(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
-                .next_back()
+            (0..n - 1).rfind(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
         };
         let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights)
             .iter()

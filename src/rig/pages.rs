@@ -75,7 +75,9 @@ impl Pages {
 }
 
 /// The trimmed, scaled image of one part: `(trim, w, h, rgba)`.
-fn shrink(part: &PartImage, mesh: &PartMesh) -> ([usize; 2], usize, usize, Vec<u8>) {
+type Shrunk = ([usize; 2], usize, usize, Vec<u8>);
+
+fn shrink(part: &PartImage, mesh: &PartMesh) -> Shrunk {
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for v in &mesh.verts {
         let (x, y) = (v[0] - part.origin[0] as f64, v[1] - part.origin[1] as f64);
@@ -118,7 +120,7 @@ fn shrink(part: &PartImage, mesh: &PartMesh) -> ([usize; 2], usize, usize, Vec<u
 
 /// Packs the parts (one mesh per declared bone, crop UVs) into pages.
 pub fn pack(parts: &[PartImage], meshes: &[PartMesh]) -> Pages {
-    let shrunk: Vec<Option<([usize; 2], usize, usize, Vec<u8>)>> = parts
+    let shrunk: Vec<Option<Shrunk>> = parts
         .iter()
         .zip(meshes)
         .map(|(p, m)| (p.has_part() && !m.verts.is_empty()).then(|| shrink(p, m)))
