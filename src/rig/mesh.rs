@@ -242,11 +242,34 @@ pub fn adaptive(
     dir: [f64; 2],
     weights: &WeightFn<'_>,
 ) -> Result<PartMesh, RigError> {
-    let leaves = leaves(part, fine, dir, weights);
+    let tw = texel_weights(part, weights);
+    let leaves = leaves(part, fine, dir, weights, &tw);
     triangulate(part, fine, &leaves)
 }
 
-fn leaves(part: &PartImage, fine: usize, dir: [f64; 2], weights: &WeightFn<'_>) -> Vec<Leaf> {
+/// The weights at every texel centre of alpha > 0 (`None`: transparent).
+fn texel_weights(part: &PartImage, weights: &WeightFn<'_>) -> Vec<Option<Pairs>> {
+    let w = part.width;
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    (0..w * part.height)
+        .map(|i| {
+            (part.rgba[i * 4 + 3] > 0).then(|| {
+                weights(
+                    part.bone,
+                    [(i % w) as f64 + 0.5 + o[0], (i / w) as f64 + 0.5 + o[1]],
+                )
+            })
+        })
+        .collect()
+}
+
+fn leaves(
+    part: &PartImage,
+    fine: usize,
+    dir: [f64; 2],
+    weights: &WeightFn<'_>,
+    tw: &[Option<Pairs>],
+) -> Vec<Leaf> {
     let (w, h) = (part.width, part.height);
     let top = top_cell(fine);
     let (ux, uy) = (dir[0].abs(), dir[1].abs());
@@ -257,13 +280,10 @@ fn leaves(part: &PartImage, fine: usize, dir: [f64; 2], weights: &WeightFn<'_>) 
         let wv = weights(k, p);
         (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
     };
-    let texel: Vec<Option<usize>> = (0..w * h)
-        .map(|i| {
-            if part.rgba[i * 4 + 3] == 0 {
-                None
-            } else {
-                single([(i % w) as f64 + 0.5 + o[0], (i / w) as f64 + 0.5 + o[1]])
-            }
+    let texel: Vec<Option<usize>> = tw
+        .iter()
+        .map(|t| {
+            t.and_then(|wv| (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0))
         })
         .collect();
     let mut out = Vec::new();
@@ -460,6 +480,26 @@ pub fn mesh_deviation(
     weights: &WeightFn<'_>,
     maps: &[Vec<Affine>],
 ) -> f64 {
+    let tw = if k == part.bone {
+        texel_weights(part, weights)
+    } else {
+        let other = PartImage {
+            bone: k,
+            ..part.clone()
+        };
+        texel_weights(&other, weights)
+    };
+    deviation_with(part, k, mesh, weights, maps, &tw)
+}
+
+fn deviation_with(
+    part: &PartImage,
+    k: usize,
+    mesh: &PartMesh,
+    weights: &WeightFn<'_>,
+    maps: &[Vec<Affine>],
+    tw: &[Option<Pairs>],
+) -> f64 {
     if maps.is_empty() {
         return 0.0;
     }
@@ -491,9 +531,9 @@ pub fn mesh_deviation(
         let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
         for y in y0..y1 {
             for x in x0..x1 {
-                if part.rgba[(y * w + x) * 4 + 3] == 0 {
+                let Some(wp) = tw[y * w + x] else {
                     continue;
-                }
+                };
                 let p = [x as f64 + 0.5 + o[0], y as f64 + 0.5 + o[1]];
                 let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
                 let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
@@ -501,7 +541,6 @@ pub fn mesh_deviation(
                 if l0 < -1e-9 || l1 < -1e-9 || l2 < -1e-9 {
                     continue;
                 }
-                let wp = weights(k, p);
                 if one && wp == vw[ia] {
                     continue; // one affine map over the texel and the triangle: exact
                 }
@@ -524,7 +563,8 @@ pub fn mesh_deviation(
 pub struct PartSteps {
     /// Part (declared bone) name.
     pub name: String,
-    /// Per [`LEVELS`] blend step: (step, largest deviation px, vertices).
+    /// Per [`LEVELS`] blend step measured, fine to coarse, from the chosen
+    /// one: (step, largest deviation px, vertices).
     pub rows: Vec<(usize, f64, usize)>,
     /// The chosen blend step (`None`: no step satisfies the rule).
     pub chosen: Option<usize>,
@@ -536,12 +576,13 @@ pub struct PartSteps {
     pub rigid: bool,
 }
 
-/// Per part: the adaptive meshes at every blend step of [`LEVELS`], their
-/// deviation at the part's own joint bends, and the choice — the coarsest
-/// step with deviation < 1 px whose next coarser step has ≥ 1 px; when even
-/// the coarsest is < 1 px (a rigid part: any triangulation is exact), the
-/// coarsest. Returns the table and the chosen meshes (`None` for a part
-/// whose rule fails: its mesh is the finest step's).
+/// Per part: the adaptive meshes at the blend steps of [`LEVELS`] from the
+/// coarsest down to the first whose deviation at the part's own joint bends
+/// is < 1 px, and the choice — that step (the coarsest with deviation < 1 px
+/// whose next coarser step has ≥ 1 px); when even the coarsest is < 1 px (a
+/// rigid part: any triangulation is exact), the coarsest. Returns the table
+/// and the chosen meshes (a part whose rule fails, `chosen: None`, gets the
+/// finest step's mesh).
 pub fn adaptive_table(
     parts: &[PartImage],
     weights: &WeightFn<'_>,
@@ -569,16 +610,21 @@ pub fn adaptive_table(
             continue;
         }
         let maps = bends(p.bone);
+        let tw = texel_weights(p, weights);
         let mut rows = Vec::new();
         let mut built: Vec<Option<PartMesh>> = Vec::new();
-        // coarse to fine: stop one past the first step under 1 px from the top that has a
-        // coarser neighbour at >= 1 px
+        // coarse to fine, down to the first step under 1 px
         for &s in LEVELS.iter().rev() {
-            match adaptive(p, s, dirs(p.bone), weights) {
+            match triangulate(p, s, &leaves(p, s, dirs(p.bone), weights, &tw)) {
                 Ok(m) => {
-                    let d = mesh_deviation(p, p.bone, &m, weights, &maps);
+                    let d = deviation_with(p, p.bone, &m, weights, &maps, &tw);
                     rows.push((s, d, m.verts.len()));
                     built.push(Some(m));
+                    if d < 1.0 {
+                        // the first step under 1 px from the coarse end is the choice: the
+                        // finer ones are not measured
+                        break;
+                    }
                 }
                 Err(_) => {
                     rows.push((s, f64::INFINITY, 0));
@@ -594,7 +640,7 @@ pub fn adaptive_table(
         } else {
             (0..n - 1).rfind(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
         };
-        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights)
+        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights, &tw)
             .iter()
             .all(|l| l.rigid);
         let i = pick.unwrap_or(0);
