@@ -20,11 +20,19 @@ test-rig:
 # tables, meshes, model, .riv, sheet) for the 1696x2528, 20-bone quadruped, the 17-bone biped and
 # the 20-bone layered girl, no browser; prints each stage's time and the peak memory against the
 # 12x RGBA budget. Target: <= 2 s on one core. (A build whose gate fails still writes its folder
-# and exits 1: that is timed too.)
+# and exits 1: that is timed too.) Then the selling numbers (issue 26, tools/rig_sheet_bench.py):
+# for every generated character (biped, quadruped and the layered girl, coat, skirt) the .riv's
+# bytes, objects and texture memory beside a sprite sheet of the same motion clips at the game
+# frame (576x624 per frame, clip fps, frames by `re2d riv render-ref`): its PNG bytes and RGBA
+# memory; the table with the targets (biped <= 9000 objects, <= 0.5 MB, <= 3 MiB texture memory;
+# quadruped <= 15000 objects, <= 0.8 MB); exit 1 on a missed target.
+RIG_SHEET_CHARS := biped quadruped girl coat skirt
+
 bench-rig: release
+	@$(PY) -c 'import PIL' || { echo "bench-rig: FAILED: Pillow missing from target/venv (make deps)"; exit 1; }
 	@rm -rf $(RIG_BENCH_DIR) && mkdir -p $(RIG_BENCH_DIR)
 	@target/release/examples/rig_drawings $(RIG_BENCH_DIR)/d >/dev/null
-	@for c in quadruped biped girl; do \
+	@for c in $(RIG_SHEET_CHARS); do \
 	  echo "== rig build $$c (1696x2528)"; \
 	  /usr/bin/time -f "peak memory %M KiB, wall %e s, user %U s" taskset -c 0 \
 	    target/release/re2d rig build $(RIG_BENCH_DIR)/d/$$c.skeleton.json \
@@ -32,6 +40,7 @@ bench-rig: release
 	  rc=$$?; if [ $$rc -ne 0 ] && ! [ $$rc -eq 1 -a -f $(RIG_BENCH_DIR)/$$c/report.json ]; then exit 1; fi; \
 	  echo "   budget: 12 x 1696 x 2528 x 4 B = $$((12 * 1696 * 2528 * 4 / 1024)) KiB"; \
 	done
+	$(PY) tools/rig_sheet_bench.py --re2d target/release/re2d $(foreach c,$(RIG_SHEET_CHARS),--build $(RIG_BENCH_DIR)/$(c))
 
 # The independent motion judge (issue 25; tools/motion_judge.py: its own BVH parser and numpy
 # forward kinematics, not the code under test): the generated biped built with the shipped walk,

@@ -235,6 +235,92 @@ fn weights_are_local_and_the_ramp_is_not() {
     }
 }
 
+/// The adaptive meshes (issue 26): per part the blend step follows the rule (deviation < 1 px
+/// at the chosen step, >= 1 px at the next coarser one), a part with rigid weights takes the
+/// coarsest cells, no mesh has a T-junction, and far fewer vertices than the uniform grid.
+/// Controls: the coarsest step ignores the blend zones and deviates >= 1 px on some part (the
+/// measure sees them); a hand-made T-junction is counted.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
+    use re2d::rig::mesh::{COARSE, LEVELS, PartMesh, adaptive_table, t_junctions};
+    use re2d::rig::weights::{Scheme, bend_maps, weights};
+    for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
+        let sk = &c.sk;
+        let bends = |k: usize| {
+            if sk.bones[k].parent.is_some() {
+                vec![
+                    bend_maps(sk, k, 30f64.to_radians()),
+                    bend_maps(sk, k, -30f64.to_radians()),
+                ]
+            } else {
+                Vec::new()
+            }
+        };
+        let dirs = |k: usize| {
+            let (s, e) = (sk.bones[k].start(), sk.bones[k].end());
+            let l = (e[0] - s[0]).hypot(e[1] - s[1]);
+            [(e[0] - s[0]) / l, (e[1] - s[1]) / l]
+        };
+        let wf = |k: usize, p: [f64; 2]| weights(Scheme::SmoothZone, sk, k, p);
+        let (table, meshes) = adaptive_table(&c.sl.parts, &wf, &bends, &dirs).expect("meshes");
+        let mut coarse_fails = 0;
+        for (r, m) in table.iter().zip(&meshes) {
+            let chosen = r
+                .chosen
+                .unwrap_or_else(|| panic!("{what}: {}: no step", r.name));
+            assert!(r.deviation < 1.0, "{what}: {}: {}", r.name, r.deviation);
+            match r.coarser_deviation {
+                Some(d) => assert!(d >= 1.0, "{what}: {}: coarser {d}", r.name),
+                None => assert_eq!(chosen, LEVELS[LEVELS.len() - 1], "{what}: {}", r.name),
+            }
+            assert_eq!(t_junctions(m), 0, "{what}: {}: T-junctions", r.name);
+            if r.rows.last().is_some_and(|x| x.1 >= 1.0) {
+                coarse_fails += 1;
+            }
+        }
+        assert!(
+            coarse_fails > 0,
+            "{what}: the coarsest step never deviates: the control proves nothing"
+        );
+        let adaptive: usize = meshes.iter().map(|m| m.verts.len()).sum();
+        let uniform: usize =
+            c.sl.parts
+                .iter()
+                .map(|p| re2d::rig::mesh::grid(p, 8).map_or(0, |m| m.verts.len()))
+                .sum();
+        eprintln!("{what}: {adaptive} vertices adaptive, {uniform} on the uniform 8 px grid");
+        assert!(adaptive * 3 < uniform, "{what}: {adaptive} vs {uniform}");
+        // rigid weights: every part takes the coarsest cells (the skirt's grid-step failure)
+        let rigid = |k: usize, p: [f64; 2]| weights(Scheme::Rigid, sk, k, p);
+        let (table, _) = adaptive_table(&c.sl.parts, &rigid, &bends, &dirs).expect("meshes");
+        for r in &table {
+            assert_eq!(r.chosen, Some(COARSE), "{what}: {} rigid", r.name);
+            assert!(r.rigid && r.deviation == 0.0, "{what}: {}", r.name);
+        }
+    }
+    // the T-junction control: a 2x1 cell beside two 1x1 cells, the big one as two triangles
+    let m = PartMesh {
+        step: 1,
+        verts: vec![
+            [0.0, 0.0],
+            [2.0, 0.0],
+            [2.0, 2.0],
+            [0.0, 2.0],
+            [2.0, 1.0],
+            [3.0, 0.0],
+            [3.0, 1.0],
+            [3.0, 2.0],
+        ],
+        uv: vec![[0.0, 0.0]; 8],
+        tris: vec![0, 1, 2, 0, 2, 3, 1, 5, 6, 1, 6, 4, 4, 6, 7, 4, 7, 2],
+    };
+    assert_eq!(t_junctions(&m), 1, "the hand-made T-junction is not seen");
+}
+
 // ---- fast tests (debug too) ----
 
 fn parse(text: &str) -> Result<Skeleton, re2d::rig::RigError> {

@@ -287,6 +287,44 @@ fn stream_order_and_index_spaces() {
     assert_eq!(ids(Some(Control::Tflip)), [0, 1, 0]);
 }
 
+/// tflip with one image asset (a rig build's single texture page): rotating the asset indices
+/// would change nothing, so every U is mirrored (1 - u); with two assets the UVs stay as they are
+/// (the control's rotation does the breaking there).
+#[test]
+fn tflip_mirrors_u_when_there_is_one_image_asset() {
+    use re2d::riv::keys::{prop, ty};
+    let us = |m: &Model, c: Option<Control>| -> Vec<f32> {
+        let e = export(
+            m,
+            &Options {
+                control: c,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        read(&e.bytes)
+            .unwrap()
+            .records
+            .iter()
+            .filter(|r| r.type_key == ty::MESH_VERTEX)
+            .map(|r| r.float(prop::U).unwrap_or(0.0))
+            .collect()
+    };
+    // every part on texture t: one asset
+    let one = model_of(&small()).unwrap();
+    let (plain, flipped) = (us(&one, None), us(&one, Some(Control::Tflip)));
+    assert_eq!(plain.len(), 12);
+    assert!(plain.iter().any(|&u| u != 0.5), "{plain:?}");
+    for (a, b) in plain.iter().zip(&flipped) {
+        assert!((a + b - 1.0).abs() < 1e-6, "{plain:?} vs {flipped:?}");
+    }
+    // control: two assets (one part white) keep their UVs under tflip
+    let mut j = small();
+    j["parts"][0]["texture"] = json!(null);
+    let two = model_of(&j).unwrap();
+    assert_eq!(us(&two, None), us(&two, Some(Control::Tflip)));
+}
+
 #[test]
 fn weight_quantisation() {
     assert_eq!(

@@ -254,12 +254,26 @@ fn build_writes_the_folder_and_every_gate_passes() {
         "character.riv",
         "report.json",
         "sheet.png",
+        "pages.json",
     ] {
         assert!(names.iter().any(|n| n == f), "{f} missing: {names:?}");
     }
-    assert_eq!(names.len(), 17 + 6, "{names:?}");
+    // the texture pages (issue 26): the model's textures are exactly them
+    let pages = names.iter().filter(|n| n.starts_with("page_")).count();
+    assert!(pages >= 1, "{names:?}");
+    assert_eq!(names.len(), 17 + 7 + pages, "{names:?}");
     let r: Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(r["pages"]["count"], pages, "{}", r["pages"]);
+    let model: Value =
+        serde_json::from_slice(&std::fs::read(out.join("model.json")).unwrap()).unwrap();
+    let textures = model["textures"].as_object().unwrap();
+    assert_eq!(textures.len(), pages, "{textures:?}");
+    assert!(
+        textures
+            .values()
+            .all(|f| f.as_str().unwrap().starts_with("page_"))
+    );
     assert_eq!(
         r["gates"]["failed"],
         serde_json::json!([]),

@@ -20,8 +20,9 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::RigError;
-use super::mesh::{self, Canvas, PartMesh, StepRow};
+use super::mesh::{self, Canvas, PartMesh, PartSteps};
 use super::motion::{self, MotionOptions, Retargeted};
+use super::pages::{self, Pages};
 use super::silhouette::{Silhouette, silhouette};
 use super::skeleton::Skeleton;
 use super::slice::{Confidence, Rule, Slicing, slice_with};
@@ -37,6 +38,9 @@ pub const TABLE_STEP: usize = 8;
 /// zlib level of the written PNGs (fast: the folder is an intermediate
 /// product; `re2d` tools recompress at 9 where size matters).
 pub const PNG_LEVEL: u32 = 2;
+/// zlib level of the texture pages: they are embedded in the `.riv`, whose
+/// size is a target (issue 26).
+pub const PAGE_PNG_LEVEL: u32 = 9;
 /// Walk frames on the contact sheet.
 pub const SHEET_FRAMES: usize = 8;
 /// Contact-sheet panels are the drawing scaled down by this factor.
@@ -270,18 +274,21 @@ pub fn slice_files(input: &Input, s: &Sliced) -> Result<Vec<(String, Vec<u8>)>, 
     Ok(files)
 }
 
-/// Stage 6: the tables and the meshes of the chosen scheme and step.
+/// Stage 6: the tables and the meshes of the chosen scheme and steps.
 pub struct Meshed {
     /// Weight-scheme table.
     pub schemes: SchemeTable,
-    /// Grid-step table.
-    pub steps: Vec<StepRow>,
-    /// Chosen step (`None`: no step satisfied the rule; [`TABLE_STEP`] is used).
+    /// Per part: the adaptive mesh's blend steps, deviations and choice.
+    pub steps: Vec<PartSteps>,
+    /// The finest blend step chosen over the parts (`None`: some part has no
+    /// step satisfying the rule; its mesh is the finest step's).
     pub step: Option<usize>,
     /// The scheme the meshes carry (the chosen one, else `smooth-zone`).
     pub scheme: Scheme,
-    /// One mesh per declared bone at the step used.
+    /// One adaptive mesh per declared bone at its chosen blend step.
     pub meshes: Vec<PartMesh>,
+    /// The texture pages the model's parts use.
+    pub pages: Pages,
 }
 
 /// Runs stage 6.
@@ -306,23 +313,29 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
             Vec::new()
         }
     };
-    let (steps, step) = mesh::step_table(&sl.parts, &wf, &bends);
-    let used = step.unwrap_or(TABLE_STEP);
-    let meshes = if used == TABLE_STEP {
-        table_meshes
-    } else {
-        sl.parts
-            .iter()
-            .map(|p| mesh::grid(p, used))
-            .collect::<Result<Vec<_>, _>>()?
+    drop(table_meshes);
+    let dirs = |k: usize| {
+        let (s, e) = (sk.bones[k].start(), sk.bones[k].end());
+        let (dx, dy) = (e[0] - s[0], e[1] - s[1]);
+        let l = dx.hypot(dy).max(1e-9);
+        [dx / l, dy / l]
     };
+    let (steps, meshes) = mesh::adaptive_table(&sl.parts, &wf, &bends, &dirs)?;
+    let step = steps
+        .iter()
+        .map(|r| r.chosen)
+        .collect::<Option<Vec<usize>>>()
+        .and_then(|v| v.into_iter().min());
     t.lap("mesh", &mut clock);
+    let pages = pages::pack(&sl.parts, &meshes);
+    t.lap("pages", &mut clock);
     Ok(Meshed {
         schemes,
         steps,
         step,
         scheme,
         meshes,
+        pages,
     })
 }
 
@@ -355,10 +368,55 @@ fn flat(v: &[[f64; 2]]) -> Vec<f64> {
     v.iter().flat_map(|p| [p[0], p[1]]).collect()
 }
 
+/// The texture id of page `i` in the model.
+pub fn page_id(i: usize) -> String {
+    format!("page{i}")
+}
+
+/// The file of page `i` in the build folder.
+pub fn page_name(i: usize) -> String {
+    format!("page_{i}.png")
+}
+
+/// `pages.json`: per page its file and size; per part its page, its
+/// rectangle in the page (texels, without the gutter), the crop texel at the
+/// rectangle's top-left (crop = the part PNG `part_<bone>.png`, placed in
+/// the drawing by `pivots.json`) and the page texels per crop texel.
+pub fn pages_json(sk: &Skeleton, sl: &Slicing, m: &Meshed) -> Vec<u8> {
+    let pages: Vec<Value> = m
+        .pages
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, (w, h, _))| json!({"id": page_id(i), "file": page_name(i), "width": w, "height": h}))
+        .collect();
+    let parts: Vec<Value> = sk
+        .bones
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| {
+            m.pages.placed[k].as_ref().map(|p| {
+                json!({"name": b.name, "png": png_name(&b.name), "page": p.page, "rect": p.rect,
+                       "trim": p.trim, "scale": pages::SCALE,
+                       "crop": [sl.parts[k].width, sl.parts[k].height]})
+            })
+        })
+        .collect();
+    let mut out = serde_json::to_vec_pretty(&json!({
+        "page_max": pages::PAGE, "gutter": pages::GUTTER, "scale": pages::SCALE,
+        "memory_bytes": m.pages.memory(), "pages": pages, "parts": parts,
+    }))
+    .unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
 /// The `export-riv` model JSON.
+#[allow(clippy::too_many_arguments)]
 pub fn model_json(
     name: &str,
     sk: &Skeleton,
+    sl: &Slicing,
     tree: &Tree,
     m: &Meshed,
     clips: &[(&str, &motion::Walk)],
@@ -377,15 +435,17 @@ pub fn model_json(
         skel.insert(b.name.clone(), o);
     }
     let mut textures = Map::new();
+    for i in 0..m.pages.pages.len() {
+        textures.insert(page_id(i), json!(page_name(i)));
+    }
     let mut parts = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
-        if m.meshes[k].verts.is_empty() {
+        if m.meshes[k].verts.is_empty() || !with_parts {
             continue; // a partless bone: no texture, no part
         }
-        textures.insert(b.name.clone(), json!(png_name(&b.name)));
-        if !with_parts {
+        let Some(place) = &m.pages.placed[k] else {
             continue;
-        }
+        };
         let mesh = &m.meshes[k];
         let w: Vec<Value> = mesh
             .verts
@@ -401,10 +461,10 @@ pub fn model_json(
             .collect();
         parts.push(json!({
             "name": b.name,
-            "texture": b.name,
+            "texture": page_id(place.page),
             "depth": b.depth,
             "verts": flat(&mesh.verts),
-            "uv": flat(&mesh.uv),
+            "uv": flat(&m.pages.uv(k, &sl.parts[k], mesh)),
             "tris": mesh.tris,
             "weights": w,
         }));
@@ -533,9 +593,11 @@ fn push_nums(out: &mut String, v: impl Iterator<Item = f64>) {
 /// The `export-riv` model and its `model.json` text, without a JSON tree of
 /// the meshes (they are most of the model: the skeleton, textures and clip
 /// are validated by [`Model::from_json`], the parts are added as computed).
+#[allow(clippy::too_many_arguments)]
 pub fn model(
     name: &str,
     sk: &Skeleton,
+    sl: &Slicing,
     tree: &Tree,
     m: &Meshed,
     clips: &[(&str, &motion::Walk)],
@@ -548,7 +610,7 @@ pub fn model(
             format!("internal: the model does not validate: {e}"),
         )
     };
-    let head = model_json(name, sk, tree, m, clips, false);
+    let head = model_json(name, sk, sl, tree, m, clips, false);
     let mut none = |id: &str, _: &Value| -> Result<(String, Vec<u8>), riv::RivError> {
         Err(riv::RivError::new(
             riv::Code::Texture,
@@ -564,22 +626,37 @@ pub fn model(
         if m.meshes[k].verts.is_empty() {
             continue; // a partless bone: no texture, no part
         }
-        let file = png_name(&b.name);
-        let png = pngs
+        let Some(place) = &m.pages.placed[k] else {
+            continue;
+        };
+        let id = page_id(place.page);
+        let tex = match model
+            .textures
             .iter()
-            .find(|(n, _)| *n == file)
-            .map(|(_, p)| p.clone())
-            .unwrap_or_default();
-        let (tw, th) = riv::model::png_header_size(&png).unwrap_or((1, 1));
-        model.textures.push(riv::model::Texture {
-            id: Some(b.name.clone()),
-            name: file.clone(),
-            path: Some(file),
-            png,
-            width: tw,
-            height: th,
-        });
+            .position(|t| t.id.as_deref() == Some(&id))
+        {
+            Some(t) => t,
+            None => {
+                let file = page_name(place.page);
+                let png = pngs
+                    .iter()
+                    .find(|(n, _)| *n == file)
+                    .map(|(_, p)| p.clone())
+                    .unwrap_or_default();
+                let (tw, th) = riv::model::png_header_size(&png).unwrap_or((1, 1));
+                model.textures.push(riv::model::Texture {
+                    id: Some(id.clone()),
+                    name: file.clone(),
+                    path: Some(file),
+                    png,
+                    width: tw,
+                    height: th,
+                });
+                model.textures.len() - 1
+            }
+        };
         let mesh = &m.meshes[k];
+        let uv = m.pages.uv(k, &sl.parts[k], mesh);
         let mut wts = Vec::with_capacity(mesh.verts.len());
         let mut wtext = String::from("[");
         for (i, &v) in mesh.verts.iter().enumerate() {
@@ -612,10 +689,10 @@ pub fn model(
         wtext.push(']');
         model.parts.push(riv::model::Part {
             name: b.name.clone(),
-            texture: Some(model.textures.len() - 1),
+            texture: Some(tex),
             depth: b.depth,
             verts: mesh.verts.clone(),
-            uv: mesh.uv.clone(),
+            uv: uv.clone(),
             tris: mesh.tris.clone(),
             weights: wts,
         });
@@ -626,12 +703,12 @@ pub fn model(
         text.push_str(&format!(
             "{{\"name\":{},\"texture\":{},\"depth\":{},\"verts\":",
             Value::String(b.name.clone()),
-            Value::String(b.name.clone()),
+            Value::String(id),
             b.depth + 0.0
         ));
         push_nums(&mut text, mesh.verts.iter().flat_map(|p| [p[0], p[1]]));
         text.push_str(",\"uv\":");
-        push_nums(&mut text, mesh.uv.iter().flat_map(|p| [p[0], p[1]]));
+        push_nums(&mut text, uv.iter().flat_map(|p| [p[0], p[1]]));
         text.push_str(",\"tris\":");
         push_nums(&mut text, mesh.tris.iter().map(|&t| t as f64));
         text.push_str(",\"weights\":");
@@ -697,14 +774,19 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     v.image = Vec::new();
     s.sl.owner = Vec::new();
     t.lap("sheet panels", &mut clock);
-    let pngs: Vec<(String, Vec<u8>)> = files
-        .iter()
-        .filter(|(n, _)| n.starts_with("part_"))
-        .cloned()
-        .collect();
+    let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
+    for (i, (w, h, rgba)) in m.pages.pages.iter().enumerate() {
+        let png = crate::png_encode::encode_rgba_level(rgba, *w as u32, *h as u32, PAGE_PNG_LEVEL)
+            .map_err(|e| RigError::new("E_RIG_IMAGE", e))?;
+        pngs.push((page_name(i), png));
+    }
+    files.extend(pngs.iter().cloned());
+    files.push(("pages.json".into(), pages_json(&input.sk, &s.sl, &m)));
+    t.lap("page files", &mut clock);
     let (model, mbytes) = model(
         &input.name,
         &input.sk,
+        &s.sl,
         &s.tree,
         &m,
         &motions
@@ -742,15 +824,7 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         ));
     }
     t.lap("model + riv", &mut clock);
-    let frames = walk_frames(
-        input,
-        &s,
-        &m,
-        &model,
-        primary.as_deref(),
-        opts.fps,
-        (tw, th),
-    )?;
+    let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
     drop(model);
     let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);
@@ -861,8 +935,16 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
         },
         "grid": {
             "bend_deg": [30, -30], "scheme": m.scheme.name(), "threshold_px": 1.0,
-            "rows": m.steps.iter().map(|r| json!({"step": r.step, "max_deviation_px": r.deviation,
-                "vertices": r.vertices, "too_many_vertices": r.too_many})).collect::<Vec<_>>(),
+            "adaptive": {"coarse_px": mesh::LEVELS[mesh::LEVELS.len() - 1], "outline_px": mesh::OUTLINE,
+                         "blend_steps_px": mesh::LEVELS},
+            "rule": "per part: the coarsest blend step with deviation < 1 px whose next coarser step has >= 1 px; the coarsest when even it is < 1 px (rigid)",
+            "parts": m.steps.iter().map(|r| json!({"name": r.name, "chosen": r.chosen,
+                "max_deviation_px": r.deviation, "coarser_deviation_px": r.coarser_deviation,
+                "rigid": r.rigid,
+                "rows": r.rows.iter().map(|x| json!({"step": x.0, "max_deviation_px": x.1, "vertices": x.2})).collect::<Vec<_>>()}))
+                .collect::<Vec<_>>(),
+            "vertices": m.meshes.iter().map(|x| x.verts.len()).sum::<usize>(),
+            "max_deviation_px": m.steps.iter().map(|r| r.deviation).fold(0.0, f64::max),
             "chosen": m.step,
         },
     })
@@ -976,6 +1058,9 @@ fn report(
         "reassembly": verify_json(v),
         "weights": mj["weights"],
         "grid": mj["grid"],
+        "pages": {"count": m.pages.pages.len(), "memory_bytes": m.pages.memory(), "scale": pages::SCALE,
+                  "page_max": pages::PAGE,
+                  "sizes": m.pages.pages.iter().map(|(w, h, _)| json!([w, h])).collect::<Vec<_>>()},
         "motion": motion,
         "motions": Value::Object(all),
         "gates": {"reassembly": v.pass, "weights_local": weights_local, "ramp_control_fails": ramp_fails,
@@ -1100,8 +1185,7 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
     drop(hid);
     let mut meshes = downscale(&v.image, w, h, grey).0;
     let f = SHEET_SCALE as f64;
-    // each mesh's outline (edges of one triangle only) and every fourth grid line: a full
-    // wireframe at this scale would be solid colour
+    // each adaptive mesh's every edge (dense only in the blend zones)
     for (k, pm) in m.meshes.iter().enumerate() {
         let c = palette(k as u8 + 1);
         let mut edges: std::collections::HashMap<(u16, u16), u8> = std::collections::HashMap::new();
@@ -1110,12 +1194,9 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
                 *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
             }
         }
-        let every = (4 * pm.step) as f64;
-        for ((a, b), n) in edges {
+        for (a, b) in edges.into_keys() {
             let (pa, pb) = (pm.verts[a as usize], pm.verts[b as usize]);
-            let on_line = (pa[0] == pb[0] && pa[0] % every == 0.0)
-                || (pa[1] == pb[1] && pa[1] % every == 0.0);
-            if n == 1 || on_line {
+            {
                 line(
                     &mut meshes,
                     tw,
@@ -1134,7 +1215,6 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
 /// Eight walk frames rendered from the model at 1/[`SHEET_SCALE`].
 fn walk_frames(
     input: &Input,
-    s: &Sliced,
     m: &Meshed,
     model: &Model,
     clip: Option<&str>,
@@ -1145,6 +1225,27 @@ fn walk_frames(
     let grey = [48, 48, 48];
     let f = SHEET_SCALE as f64;
     let mut frames: Vec<Vec<u8>> = Vec::new();
+    // the pages as images the rasteriser samples (the frames show what the .riv holds)
+    let page_imgs: Vec<super::slice::PartImage> = m
+        .pages
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, (pw, ph, rgba))| super::slice::PartImage {
+            name: page_name(i),
+            bone: 0,
+            origin: [0, 0],
+            width: *pw,
+            height: *ph,
+            rgba: rgba.clone(),
+            hidden: Vec::new(),
+            pivot: [0.0, 0.0],
+            area: 0,
+            hidden_px: 0,
+            tube_px: 0,
+            visible_px: 0,
+        })
+        .collect();
     if let Some(clip) = clip
         && let Some(c) = model.clip(clip)
     {
@@ -1175,13 +1276,22 @@ fn walk_frames(
                     .into_iter()
                     .map(|p| [p[0] / f, p[1] / f])
                     .collect();
+                let Some(place) = &m.pages.placed[k] else {
+                    continue;
+                };
                 let scaled = PartMesh {
                     step: m.meshes[k].step,
                     verts: Vec::new(),
-                    uv: m.meshes[k].uv.clone(),
-                    tris: m.meshes[k].tris.clone(),
+                    uv: model.parts[pk].uv.clone(),
+                    tris: model.parts[pk].tris.clone(),
                 };
-                mesh::raster(&s.sl.parts[k], &scaled, &pts, &mut canvas, |_, _| {});
+                mesh::raster(
+                    &page_imgs[place.page],
+                    &scaled,
+                    &pts,
+                    &mut canvas,
+                    |_, _| {},
+                );
             }
             let mut px = canvas.rgba;
             for p in px.chunks_exact_mut(4) {

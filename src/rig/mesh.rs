@@ -1,4 +1,4 @@
-//! Stage 6a: triangle grids clipped to part alpha, their rasterisation, and
+//! Stage 6a: triangle grids clipped to part alpha, adaptive meshes, and
 //! the grid-step table (rig.md §5).
 //!
 //! - **Grid** of step `s` over a part's crop: nodes at `x = 0, s, 2s, …`
@@ -18,25 +18,16 @@
 //!   are not candidates).
 
 use super::RigError;
+pub use super::raster::{
+    Affine, Canvas, IDENTITY, PartMesh, apply, compose, raster, raster_masked, rotation_about, skin,
+};
 use super::slice::PartImage;
+use super::weights::Pairs;
 
 /// Candidate steps, fine to coarse (px).
 pub const STEPS: [usize; 8] = [2, 4, 8, 12, 16, 24, 32, 48];
 /// Most vertices per part (u16 indices).
 pub const MAX_VERTICES: usize = 65_535;
-
-/// A part's mesh.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartMesh {
-    /// Grid step.
-    pub step: usize,
-    /// Rest positions, drawing pixels.
-    pub verts: Vec<[f64; 2]>,
-    /// UVs 0..1.
-    pub uv: Vec<[f64; 2]>,
-    /// Triangles.
-    pub tris: Vec<u16>,
-}
 
 fn nodes(n: usize, step: usize) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).step_by(step).collect();
@@ -95,161 +86,8 @@ pub fn grid(part: &PartImage, step: usize) -> Result<PartMesh, RigError> {
     })
 }
 
-/// An affine map `[a, b, c, d, e, f]`: `(a x + b y + c, d x + e y + f)`.
-pub type Affine = [f64; 6];
-
-/// Identity.
-pub const IDENTITY: Affine = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
-
-/// Rotation by `theta` about `p`.
-pub fn rotation_about(p: [f64; 2], theta: f64) -> Affine {
-    let (s, c) = theta.sin_cos();
-    [
-        c,
-        -s,
-        p[0] - c * p[0] + s * p[1],
-        s,
-        c,
-        p[1] - s * p[0] - c * p[1],
-    ]
-}
-
-/// `m` applied to `p`.
-pub fn apply(m: &Affine, p: [f64; 2]) -> [f64; 2] {
-    [
-        m[0] * p[0] + m[1] * p[1] + m[2],
-        m[3] * p[0] + m[4] * p[1] + m[5],
-    ]
-}
-
-/// `a ∘ b` (b first).
-pub fn compose(a: &Affine, b: &Affine) -> Affine {
-    [
-        a[0] * b[0] + a[1] * b[3],
-        a[0] * b[1] + a[1] * b[4],
-        a[0] * b[2] + a[1] * b[5] + a[2],
-        a[3] * b[0] + a[4] * b[3],
-        a[3] * b[1] + a[4] * b[4],
-        a[3] * b[2] + a[4] * b[5] + a[5],
-    ]
-}
-
-/// Linear blend skinning of `p` with `(bone, weight)` pairs and per-bone maps.
-pub fn skin(p: [f64; 2], w: &[(usize, f64)], maps: &[Affine]) -> [f64; 2] {
-    let total: f64 = w.iter().map(|x| x.1).sum();
-    if total <= 1e-4 {
-        return p;
-    }
-    let (mut x, mut y) = (0.0, 0.0);
-    for &(b, wi) in w {
-        let q = apply(&maps[b], p);
-        x += q[0] * wi / total;
-        y += q[1] * wi / total;
-    }
-    [x, y]
-}
-
-/// A canvas window `[x0, y0, x1, y1)` of RGBA8 straight alpha.
-pub struct Canvas {
-    /// Window in drawing pixels.
-    pub win: [i64; 4],
-    /// Pixels.
-    pub rgba: Vec<u8>,
-}
-
-impl Canvas {
-    /// A transparent window.
-    pub fn new(win: [i64; 4]) -> Canvas {
-        let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
-        Canvas {
-            win,
-            rgba: vec![0; n * 4],
-        }
-    }
-
-    /// A transparent window reusing `buf`'s allocation.
-    pub fn reuse(win: [i64; 4], mut buf: Vec<u8>) -> Canvas {
-        let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
-        buf.clear();
-        buf.resize(n * 4, 0);
-        Canvas { win, rgba: buf }
-    }
-
-    /// Width.
-    pub fn width(&self) -> usize {
-        (self.win[2] - self.win[0]).max(0) as usize
-    }
-}
-
-/// Rasterises `part` with deformed vertices `pts` into `c` (pixel centres,
-/// nearest texel, "over"); calls
-/// `covered` with each canvas pixel index and the alpha of the texel landing there.
-pub fn raster(
-    part: &PartImage,
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    c: &mut Canvas,
-    covered: impl FnMut(usize, u8),
-) {
-    raster_masked(part, mesh, pts, c, None, covered)
-}
-
-/// [`raster`] limited to the canvas pixels where `mask` is set.
-pub fn raster_masked(
-    part: &PartImage,
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    c: &mut Canvas,
-    mask: Option<&[bool]>,
-    mut covered: impl FnMut(usize, u8),
-) {
-    let cw = c.width() as i64;
-    for t in mesh.tris.chunks_exact(3) {
-        let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
-        let (a, b, d) = (pts[ia], pts[ib], pts[ic]);
-        let area = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
-        if area.abs() < 1e-12 {
-            continue;
-        }
-        let x0 = (a[0].min(b[0]).min(d[0]).floor() as i64).max(c.win[0]);
-        let x1 = (a[0].max(b[0]).max(d[0]).ceil() as i64).min(c.win[2]);
-        let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(c.win[1]);
-        let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(c.win[3]);
-        let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let ci = ((y - c.win[1]) * cw + (x - c.win[0])) as usize;
-                if mask.is_some_and(|m| !m[ci]) {
-                    continue;
-                }
-                // pixel centre nudged off the grid lines: a centre never lies on a
-                // shared edge at rest, so no pixel is drawn by two triangles
-                let p = [x as f64 + 0.5 + 1.0e-7, y as f64 + 0.5 + 1.3e-7];
-                let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
-                let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
-                let l0 = 1.0 - l1 - l2;
-                if l0 < 0.0 || l1 < 0.0 || l2 < 0.0 {
-                    continue;
-                }
-                let u = l0 * ua[0] + l1 * ub[0] + l2 * ud[0];
-                let v = l0 * ua[1] + l1 * ub[1] + l2 * ud[1];
-                let tx = ((u * part.width as f64).floor() as i64).clamp(0, part.width as i64 - 1)
-                    as usize;
-                let ty = ((v * part.height as f64).floor() as i64).clamp(0, part.height as i64 - 1)
-                    as usize;
-                let s = &part.rgba[(ty * part.width + tx) * 4..][..4];
-                if s[3] == 0 {
-                    continue;
-                }
-                super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
-                covered(ci, s[3]);
-            }
-        }
-    }
-}
-
 /// Weights of a point of part `k`: `(bone, weight)` pairs.
-pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> super::weights::Pairs + 'a;
+pub type WeightFn<'a> = dyn Fn(usize, [f64; 2]) -> Pairs + 'a;
 
 /// Largest deviation (px) between mesh and exact per-pixel skinning of
 /// `part` (declared bone `k`) at grid `step`, over the bends `maps`.
@@ -273,7 +111,7 @@ pub fn deviation(
                 [xs[cx + 1] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
                 [xs[cx] as f64 + o[0], ys[cy + 1] as f64 + o[1]],
             ];
-            let cw: Vec<super::weights::Pairs> = corners.iter().map(|&p| weights(k, p)).collect();
+            let cw: Vec<Pairs> = corners.iter().map(|&p| weights(k, p)).collect();
             if cw.iter().all(|x| x.len() == 1 && *x == cw[0]) {
                 continue; // one affine map over the whole cell: exact
             }
@@ -356,4 +194,503 @@ pub fn step_table(
         .map(|i| rows[i].step)
         .next_back();
     (rows, chosen)
+}
+
+// ---- adaptive meshes (issue 26) ----
+
+/// Leaf sizes of the adaptive mesh, fine to coarse (px): the quadtree's
+/// levels. The coarsest is the cell of rigid interiors.
+pub const LEVELS: [usize; 11] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
+/// The largest cell (px): root cells are the largest `fine · 2ⁿ` up to it.
+pub const COARSE: usize = 64;
+
+fn top_cell(fine: usize) -> usize {
+    let mut t = fine.max(1);
+    while t * 2 <= COARSE {
+        t *= 2;
+    }
+    t
+}
+/// Cells on the part's alpha outline (some texels transparent, some not)
+/// are split down to this size, so the mesh follows the outline.
+pub const OUTLINE: usize = 32;
+
+/// A leaf cell `[x0, x1) × [y0, y1)` in crop pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Leaf {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    /// Every corner and every texel of the cell has the same one-bone weight.
+    rigid: bool,
+}
+
+/// The adaptive mesh of `part` (declared bone `k`) whose blend cells are at
+/// most `fine` px: a quadtree over the crop from cells of the coarsest
+/// [`LEVELS`] size; a cell with no texel of alpha > 0 is dropped; a cell is
+/// split while it is not rigid (some corner or texel of it is not on the
+/// one bone of the others, weight 1) and larger than `fine`, or while it
+/// straddles the alpha outline and is larger than [`OUTLINE`]. A leaf with
+/// no vertex of a finer neighbour on its sides is two triangles (diagonal
+/// top-left to bottom-right); one with such vertices is a fan from a vertex
+/// at its centre through every vertex on its sides, so no T-junction can
+/// open a crack.
+pub fn adaptive(
+    part: &PartImage,
+    fine: usize,
+    dir: [f64; 2],
+    weights: &WeightFn<'_>,
+) -> Result<PartMesh, RigError> {
+    let tw = texel_weights(part, weights);
+    let leaves = leaves(part, fine, dir, weights, &tw);
+    triangulate(part, fine, &leaves)
+}
+
+/// The weights at every texel centre of alpha > 0 (`None`: transparent).
+fn texel_weights(part: &PartImage, weights: &WeightFn<'_>) -> Vec<Option<Pairs>> {
+    let w = part.width;
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    (0..w * part.height)
+        .map(|i| {
+            (part.rgba[i * 4 + 3] > 0).then(|| {
+                weights(
+                    part.bone,
+                    [(i % w) as f64 + 0.5 + o[0], (i / w) as f64 + 0.5 + o[1]],
+                )
+            })
+        })
+        .collect()
+}
+
+fn leaves(
+    part: &PartImage,
+    fine: usize,
+    dir: [f64; 2],
+    weights: &WeightFn<'_>,
+    tw: &[Option<Pairs>],
+) -> Vec<Leaf> {
+    let (w, h) = (part.width, part.height);
+    let top = top_cell(fine);
+    let (ux, uy) = (dir[0].abs(), dir[1].abs());
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let k = part.bone;
+    // the one bone of a texel / corner, or None when blended
+    let single = |p: [f64; 2]| -> Option<usize> {
+        let wv = weights(k, p);
+        (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
+    };
+    let texel: Vec<Option<usize>> = tw
+        .iter()
+        .map(|t| {
+            t.and_then(|wv| (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0))
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for y in (0..h).step_by(top) {
+        for x in (0..w).step_by(top) {
+            stack.push((x, y, top, top));
+        }
+    }
+    while let Some((x0, y0, sw, sh)) = stack.pop() {
+        let (x1, y1) = ((x0 + sw).min(w), (y0 + sh).min(h));
+        let (mut any, mut all, mut bone, mut rigid) = (false, true, None, true);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = y * w + x;
+                if part.rgba[i * 4 + 3] == 0 {
+                    all = false;
+                    continue;
+                }
+                any = true;
+                match (texel[i], bone) {
+                    (None, _) => rigid = false,
+                    (Some(b), None) => bone = Some(b),
+                    (Some(b), Some(c)) if b != c => rigid = false,
+                    _ => {}
+                }
+            }
+        }
+        if !any {
+            continue;
+        }
+        if rigid {
+            for (cx, cy) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+                if single([cx as f64 + o[0], cy as f64 + o[1]]) != bone {
+                    rigid = false;
+                }
+            }
+        }
+        // a blend cell is split across the bone (the weights vary along it only): its extent
+        // along the bone, sw·|ux| + sh·|uy|, must reach at most `fine`
+        let (ex, ey) = (sw as f64 * ux, sh as f64 * uy);
+        let (split_x, split_y) = if !all && sw.max(sh) > OUTLINE {
+            (sw > 1, sh > 1)
+        } else if !rigid && ex + ey > fine as f64 {
+            if ex >= ey {
+                (sw > 1, false)
+            } else {
+                (false, sh > 1)
+            }
+        } else {
+            (false, false)
+        };
+        if split_x || split_y {
+            let (hw, hh) = (
+                if split_x { sw / 2 } else { sw },
+                if split_y { sh / 2 } else { sh },
+            );
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                if (dx == 1 && !split_x) || (dy == 1 && !split_y) {
+                    continue;
+                }
+                let (cx, cy) = (x0 + dx * hw, y0 + dy * hh);
+                if cx < w && cy < h {
+                    stack.push((cx, cy, hw, hh));
+                }
+            }
+        } else {
+            out.push(Leaf {
+                x0,
+                y0,
+                x1,
+                y1,
+                rigid,
+            });
+        }
+    }
+    out.sort_by_key(|l| (l.y0, l.x0));
+    out
+}
+
+fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMesh, RigError> {
+    use std::collections::{BTreeMap, HashMap};
+    let (w, h) = (part.width as f64, part.height as f64);
+    let mut index: HashMap<(usize, usize), u16> = HashMap::new();
+    let mut verts: Vec<[f64; 2]> = Vec::new();
+    let mut uv: Vec<[f64; 2]> = Vec::new();
+    let mut tris: Vec<u16> = Vec::new();
+    let too_many = || {
+        RigError::new(
+            "E_RIG_MESH",
+            format!(
+                "part '{}' needs more than {MAX_VERTICES} vertices at blend step {fine}",
+                part.name
+            ),
+        )
+    };
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let push = |verts: &mut Vec<[f64; 2]>, uv: &mut Vec<[f64; 2]>, x: f64, y: f64| {
+        if verts.len() >= MAX_VERTICES {
+            return Err(too_many());
+        }
+        verts.push([x + o[0], y + o[1]]);
+        uv.push([x / w, y / h]);
+        Ok((verts.len() - 1) as u16)
+    };
+    // corners first (rows top to bottom), so the side walk below finds them
+    for l in leaves {
+        for c in [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)] {
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(c) {
+                e.insert(push(&mut verts, &mut uv, c.0 as f64, c.1 as f64)?);
+            }
+        }
+    }
+    // per row / column of vertices, the vertices along it (a side's inner vertices are a range)
+    let mut rows: HashMap<usize, BTreeMap<usize, u16>> = HashMap::new();
+    let mut cols: HashMap<usize, BTreeMap<usize, u16>> = HashMap::new();
+    for (&(x, y), &id) in &index {
+        rows.entry(y).or_default().insert(x, id);
+        cols.entry(x).or_default().insert(y, id);
+    }
+    for l in leaves {
+        // the cell's outline, clockwise from the top-left, with every vertex on its sides
+        let mut ring: Vec<u16> = Vec::new();
+        let mut starts = [0usize; 4];
+        let corners = [(l.x0, l.y0), (l.x1, l.y0), (l.x1, l.y1), (l.x0, l.y1)];
+        for c in 0..4 {
+            starts[c] = ring.len();
+            let (a, b) = (corners[c], corners[(c + 1) % 4]);
+            ring.push(index[&a]);
+            // the vertices strictly inside the side, in walking order
+            let inner: Vec<u16> = if a.1 == b.1 {
+                let r = rows
+                    .get(&a.1)
+                    .map(|m| m.range(a.0.min(b.0) + 1..a.0.max(b.0)));
+                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
+                if b.0 > a.0 {
+                    v
+                } else {
+                    v.into_iter().rev().collect()
+                }
+            } else {
+                let r = cols
+                    .get(&a.0)
+                    .map(|m| m.range(a.1.min(b.1) + 1..a.1.max(b.1)));
+                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
+                if b.1 > a.1 {
+                    v
+                } else {
+                    v.into_iter().rev().collect()
+                }
+            };
+            ring.extend(inner);
+        }
+        let n = ring.len();
+        // side c holds ring[starts[c] .. starts[c + 1]] (its first corner and its inner vertices)
+        let plain = |c: usize| {
+            let end = if c == 3 { n } else { starts[c + 1] };
+            end - starts[c] == 1
+        };
+        if n == 4 {
+            tris.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
+        } else if let Some(c) = (0..4).find(|&c| plain(c) && plain((c + 3) % 4)) {
+            // a fan from corner c, whose two sides hold no other vertex: no triangle is flat
+            let at = starts[c];
+            for i in 1..n - 1 {
+                tris.extend_from_slice(&[ring[at], ring[(at + i) % n], ring[(at + i + 1) % n]]);
+            }
+        } else {
+            let cx = (l.x0 + l.x1) as f64 / 2.0;
+            let cy = (l.y0 + l.y1) as f64 / 2.0;
+            let c = push(&mut verts, &mut uv, cx, cy)?;
+            for i in 0..n {
+                tris.extend_from_slice(&[c, ring[i], ring[(i + 1) % n]]);
+            }
+        }
+    }
+    Ok(PartMesh {
+        step: fine,
+        verts,
+        uv,
+        tris,
+    })
+}
+
+/// Largest deviation (px) between `mesh` (of `part`, declared bone `k`) and
+/// exact per-pixel skinning over the bends `maps`: every texel of alpha > 0
+/// is placed in the rest triangle holding its centre and deformed by the
+/// triangle's deformed vertices; triangles whose three vertices and every
+/// texel share one bone at weight 1 move by one affine map and are exact.
+pub fn mesh_deviation(
+    part: &PartImage,
+    k: usize,
+    mesh: &PartMesh,
+    weights: &WeightFn<'_>,
+    maps: &[Vec<Affine>],
+) -> f64 {
+    let tw = if k == part.bone {
+        texel_weights(part, weights)
+    } else {
+        let other = PartImage {
+            bone: k,
+            ..part.clone()
+        };
+        texel_weights(&other, weights)
+    };
+    deviation_with(part, k, mesh, weights, maps, &tw)
+}
+
+fn deviation_with(
+    part: &PartImage,
+    k: usize,
+    mesh: &PartMesh,
+    weights: &WeightFn<'_>,
+    maps: &[Vec<Affine>],
+    tw: &[Option<Pairs>],
+) -> f64 {
+    if maps.is_empty() {
+        return 0.0;
+    }
+    let w = part.width;
+    let o = [part.origin[0] as f64, part.origin[1] as f64];
+    let vw: Vec<Pairs> = mesh.verts.iter().map(|&v| weights(k, v)).collect();
+    let moved: Vec<Vec<[f64; 2]>> = maps
+        .iter()
+        .map(|m| {
+            mesh.verts
+                .iter()
+                .zip(&vw)
+                .map(|(&v, wv)| skin(v, wv, m))
+                .collect()
+        })
+        .collect();
+    let mut worst = 0.0f64;
+    for t in mesh.tris.chunks_exact(3) {
+        let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
+        let (a, b, d) = (mesh.verts[ia], mesh.verts[ib], mesh.verts[ic]);
+        let area = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
+        if area.abs() < 1e-12 {
+            continue;
+        }
+        let x0 = (a[0].min(b[0]).min(d[0]) - o[0]).floor().max(0.0) as usize;
+        let x1 = ((a[0].max(b[0]).max(d[0]) - o[0]).ceil() as usize).min(w);
+        let y0 = (a[1].min(b[1]).min(d[1]) - o[1]).floor().max(0.0) as usize;
+        let y1 = ((a[1].max(b[1]).max(d[1]) - o[1]).ceil() as usize).min(part.height);
+        let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let Some(wp) = tw[y * w + x] else {
+                    continue;
+                };
+                let p = [x as f64 + 0.5 + o[0], y as f64 + 0.5 + o[1]];
+                let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
+                let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
+                let l0 = 1.0 - l1 - l2;
+                if l0 < -1e-9 || l1 < -1e-9 || l2 < -1e-9 {
+                    continue;
+                }
+                if one && wp == vw[ia] {
+                    continue; // one affine map over the texel and the triangle: exact
+                }
+                for (m, dm) in maps.iter().zip(&moved) {
+                    let exact = skin(p, &wp, m);
+                    let q = [
+                        l0 * dm[ia][0] + l1 * dm[ib][0] + l2 * dm[ic][0],
+                        l0 * dm[ia][1] + l1 * dm[ib][1] + l2 * dm[ic][1],
+                    ];
+                    worst = worst.max((q[0] - exact[0]).hypot(q[1] - exact[1]));
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// One part's row of the adaptive table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartSteps {
+    /// Part (declared bone) name.
+    pub name: String,
+    /// Per [`LEVELS`] blend step measured, fine to coarse, from the chosen
+    /// one: (step, largest deviation px, vertices).
+    pub rows: Vec<(usize, f64, usize)>,
+    /// The chosen blend step (`None`: no step satisfies the rule).
+    pub chosen: Option<usize>,
+    /// Deviation at the chosen step.
+    pub deviation: f64,
+    /// Deviation at the next coarser step (`None`: the chosen is the coarsest).
+    pub coarser_deviation: Option<f64>,
+    /// Every texel and vertex on one bone at weight 1 at the coarsest step.
+    pub rigid: bool,
+}
+
+/// Per part: the adaptive meshes at the blend steps of [`LEVELS`] from the
+/// coarsest down to the first whose deviation at the part's own joint bends
+/// is < 1 px, and the choice — that step (the coarsest with deviation < 1 px
+/// whose next coarser step has ≥ 1 px); when even the coarsest is < 1 px (a
+/// rigid part: any triangulation is exact), the coarsest. Returns the table
+/// and the chosen meshes (a part whose rule fails, `chosen: None`, gets the
+/// finest step's mesh).
+pub fn adaptive_table(
+    parts: &[PartImage],
+    weights: &WeightFn<'_>,
+    bends: &dyn Fn(usize) -> Vec<Vec<Affine>>,
+    dirs: &dyn Fn(usize) -> [f64; 2],
+) -> Result<(Vec<PartSteps>, Vec<PartMesh>), RigError> {
+    let mut table = Vec::new();
+    let mut meshes = Vec::new();
+    for p in parts {
+        if !p.has_part() {
+            table.push(PartSteps {
+                name: p.name.clone(),
+                rows: Vec::new(),
+                chosen: Some(*LEVELS.last().unwrap_or(&64)),
+                deviation: 0.0,
+                coarser_deviation: None,
+                rigid: true,
+            });
+            meshes.push(PartMesh {
+                step: *LEVELS.last().unwrap_or(&64),
+                verts: Vec::new(),
+                uv: Vec::new(),
+                tris: Vec::new(),
+            });
+            continue;
+        }
+        let maps = bends(p.bone);
+        let tw = texel_weights(p, weights);
+        let mut rows = Vec::new();
+        let mut built: Vec<Option<PartMesh>> = Vec::new();
+        // coarse to fine, down to the first step under 1 px
+        for &s in LEVELS.iter().rev() {
+            match triangulate(p, s, &leaves(p, s, dirs(p.bone), weights, &tw)) {
+                Ok(m) => {
+                    let d = deviation_with(p, p.bone, &m, weights, &maps, &tw);
+                    rows.push((s, d, m.verts.len()));
+                    built.push(Some(m));
+                    if d < 1.0 {
+                        // the first step under 1 px from the coarse end is the choice: the
+                        // finer ones are not measured
+                        break;
+                    }
+                }
+                Err(_) => {
+                    rows.push((s, f64::INFINITY, 0));
+                    built.push(None);
+                }
+            }
+        }
+        rows.reverse();
+        built.reverse();
+        let n = rows.len();
+        let pick = if rows[n - 1].1 < 1.0 && built[n - 1].is_some() {
+            Some(n - 1)
+        } else {
+            (0..n - 1).rfind(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
+        };
+        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights, &tw)
+            .iter()
+            .all(|l| l.rigid);
+        let i = pick.unwrap_or(0);
+        table.push(PartSteps {
+            name: p.name.clone(),
+            rows: rows.clone(),
+            chosen: pick.map(|i| rows[i].0),
+            deviation: rows[i].1,
+            coarser_deviation: rows.get(i + 1).map(|r| r.1),
+            rigid,
+        });
+        match built[i].take() {
+            Some(m) => meshes.push(m),
+            None => meshes.push(adaptive(p, LEVELS[0], dirs(p.bone), weights)?),
+        }
+    }
+    Ok((table, meshes))
+}
+
+/// Vertices of `mesh` lying strictly inside an edge of a triangle they are
+/// not a corner of (T-junctions: where a deformed mesh can crack).
+pub fn t_junctions(mesh: &PartMesh) -> usize {
+    let mut edges: Vec<(u16, u16)> = mesh
+        .tris
+        .chunks_exact(3)
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    let mut n = 0;
+    for (a, b) in edges {
+        let (pa, pb) = (mesh.verts[a as usize], mesh.verts[b as usize]);
+        let (x0, x1) = (pa[0].min(pb[0]), pa[0].max(pb[0]));
+        let (y0, y1) = (pa[1].min(pb[1]), pa[1].max(pb[1]));
+        for (i, v) in mesh.verts.iter().enumerate() {
+            if i == a as usize
+                || i == b as usize
+                || v[0] < x0
+                || v[0] > x1
+                || v[1] < y0
+                || v[1] > y1
+            {
+                continue;
+            }
+            let cross = (pb[0] - pa[0]) * (v[1] - pa[1]) - (pb[1] - pa[1]) * (v[0] - pa[0]);
+            if cross.abs() < 1e-9 {
+                n += 1;
+            }
+        }
+    }
+    n
 }

@@ -11,8 +11,10 @@
 //! | `slice.rs` | 3. tubes, ownership that follows the paint (or `--slicing tubes`), partless bones, confidence, hidden fill by an exact distance transform, cropped parts | §3 |
 //! | `tree.rs` | 4. the output bone tree with connector bones; the pivot map | §1, §3 |
 //! | `verify.rs` | 5. reassembly from the pivot map alone, IoU + colour, three controls | §4 |
-//! | `mesh.rs` | 6a. triangle grids clipped to part alpha, the grid-step table | §5 |
-//! | `weights.rs` | 6b. weight schemes (rigid, ramp, blend zones), changed pixels, volume loss | §5 |
+//! | `raster.rs` | 6. shared helpers: affine maps, skinning, the mesh type, the rasteriser (uses neither file below) | §5 |
+//! | `weights.rs` | 6b. weight schemes (rigid, ramp, blend zones), changed pixels, volume loss (uses `raster`) | §5 |
+//! | `mesh.rs` | 6a. triangle grids clipped to part alpha, the grid-step table (uses `weights`, `raster`) | §5 |
+//! | `pages.rs` | 6c. texture pages: parts trimmed to their meshes, half scale, shelf-packed into pages of at most 2048², page UVs | §5 |
 //! | `build.rs` | 7. the whole pipeline → `export-riv` model, `.riv`, report, contact sheet | §7 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `motion/` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
@@ -27,6 +29,8 @@ pub mod error;
 pub mod ink;
 pub mod mesh;
 pub mod motion;
+pub mod pages;
+pub mod raster;
 pub mod silhouette;
 pub mod skeleton;
 pub mod slice;

@@ -32,7 +32,7 @@
 //! (`smooth-zone`, then `zone`, then `rigid`): an artist expects the skin to
 //! blend at a joint, and rigid is the fallback.
 
-use super::mesh::{
+use super::raster::{
     Affine, Canvas, IDENTITY, PartMesh, raster, raster_masked, rotation_about, skin,
 };
 use super::skeleton::Skeleton;

@@ -16,7 +16,8 @@ use super::write::{Header, RivObject, Toc, Value, encode, index_bytes};
 pub enum Control {
     /// Drawables in reversed order.
     Zflip,
-    /// Asset indices rotated by one among the Images.
+    /// Asset indices rotated by one among the Images; with one image asset
+    /// (a single texture page), every U mirrored (`1 − u`) instead.
     Tflip,
     /// Every Weight `values 255, indices 0`.
     Unbind,
@@ -365,6 +366,9 @@ pub fn objects(
     if control == Some(Control::Tflip) && !image_asset.is_empty() {
         image_asset.rotate_left(1);
     }
+    // with one image asset (every part in one texture page) rotating the asset indices changes
+    // nothing: the control mirrors the UVs instead (u -> 1 - u), so the texture lookup is wrong
+    let mirror_uv = control == Some(Control::Tflip) && assets.len() == 1;
     let mut out = vec![RivObject::new(ty::BACKBOARD)];
     let white = white_png();
     for (i, a) in assets.iter().enumerate() {
@@ -450,7 +454,10 @@ pub fn objects(
                     .with(prop::PARENT_ID, Value::Uint(mesh))
                     .with(prop::VERTEX_X, Value::double(v[0] + ox))
                     .with(prop::VERTEX_Y, Value::double(v[1] + oy))
-                    .with(prop::U, Value::double(uv[0]))
+                    .with(
+                        prop::U,
+                        Value::double(if mirror_uv { 1.0 - uv[0] } else { uv[0] }),
+                    )
                     .with(prop::V, Value::double(uv[1])),
             );
         }

@@ -10,11 +10,12 @@
 //   probe_knee   BONE (a child joint: knee, elbow) bends by 0.5 rad (C8: distal BONE, proximal
 //                its parent part; the ramp control must change the proximal part)
 //   probe_bob    the root bone is translated (C9T: root translation keys play)
-// and `model-marker.json`, the same model whose part textures have their hidden fill painted
+// and `model-marker.json`, the same model whose texture pages have their hidden fill painted
 // the marker colour (magenta). Which texture pixels are hidden fill is computed here, not taken
-// from the build: a part PNG's pixel is placed in the drawing by the part's pivot (pivots.json)
-// and its bone's first declared point (the skeleton), and it is hidden fill when the ownership
-// map (labels.png) gives that drawing pixel to another part. W3 renders the walk of the marker
+// from the build: a page texel of a part (its rectangle, trim corner and scale in pages.json) is
+// placed in the drawing by the part's pivot (pivots.json) and its bone's first declared point
+// (the skeleton), and it is hidden fill when the ownership map (labels.png) gives that drawing
+// pixel to another part. W3 renders the walk of the marker
 // model in the runtime and counts the marker pixels.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -76,29 +77,37 @@ function main() {
         translations: { [root]: [[0, 0, 0], [0.5, 0.1 * reach, -0.2 * reach], [1, 0, 0]] },
     };
 
-    // textures: copied, and a marker copy with the hidden fill painted
+    // textures (the texture pages of pages.json): copied, and a marker copy with the hidden fill
+    // painted. A page texel of a part's rectangle covers 1/scale crop texels per side from the
+    // part's trim corner; the crop is placed in the drawing by its pivot.
+    const pages = JSON.parse(fs.readFileSync(path.join(a.build, 'pages.json'), 'utf8'));
     const declared = new Map(skel.bones.map((b, i) => [b.name, { start: b.points[0], index: i }]));
     const markerTextures = {};
     let hiddenPx = 0;
     for (const [name, file] of Object.entries(model.textures)) {
         fs.copyFileSync(path.join(a.build, file), path.join(a.out, file));
-        const pv = pivots.bones.find((b) => b.png === file);
-        const d = declared.get(pv ? pv.name : '');
-        if (!pv || !d) throw new Error(`texture ${file}: no pivot or declared bone`);
+        const pi = pages.pages.findIndex((p) => p.file === file);
+        if (pi < 0) throw new Error(`texture ${file}: not a page of pages.json`);
         const img = readPng(path.join(a.build, file));
-        const ox = d.start[0] - pv.pivot[0], oy = d.start[1] - pv.pivot[1];
-        for (let v = 0; v < img.height; v++) {
-            for (let u = 0; u < img.width; u++) {
-                const o = (v * img.width + u) * 4;
-                if (img.data[o + 3] === 0) continue;
-                const x = Math.floor(ox + u + 0.5), y = Math.floor(oy + v + 0.5);
-                if (x < 0 || y < 0 || x >= labels.width || y >= labels.height) continue;
-                const owner = labels.data[(y * labels.width + x) * 4];
-                if (owner !== 0 && owner !== d.index + 1) {
-                    img.data[o] = MARKER[0];
-                    img.data[o + 1] = MARKER[1];
-                    img.data[o + 2] = MARKER[2];
-                    hiddenPx++;
+        for (const part of pages.parts.filter((q) => q.page === pi)) {
+            const pv = pivots.bones.find((b) => b.name === part.name);
+            const d = declared.get(part.name);
+            if (!pv || !d) throw new Error(`part ${part.name}: no pivot or declared bone`);
+            const ox = d.start[0] - pv.pivot[0] + part.trim[0], oy = d.start[1] - pv.pivot[1] + part.trim[1];
+            const [rx, ry, rw, rh] = part.rect;
+            for (let v = ry; v < ry + rh; v++) {
+                for (let u = rx; u < rx + rw; u++) {
+                    const o = (v * img.width + u) * 4;
+                    if (img.data[o + 3] === 0) continue;
+                    const x = Math.floor(ox + (u - rx + 0.5) / part.scale), y = Math.floor(oy + (v - ry + 0.5) / part.scale);
+                    if (x < 0 || y < 0 || x >= labels.width || y >= labels.height) continue;
+                    const owner = labels.data[(y * labels.width + x) * 4];
+                    if (owner !== 0 && owner !== d.index + 1) {
+                        img.data[o] = MARKER[0];
+                        img.data[o + 1] = MARKER[1];
+                        img.data[o + 2] = MARKER[2];
+                        hiddenPx++;
+                    }
                 }
             }
         }
