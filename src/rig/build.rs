@@ -289,6 +289,9 @@ pub struct Meshed {
     pub meshes: Vec<PartMesh>,
     /// The texture pages the model's parts use.
     pub pages: Pages,
+    /// Per declared bone: hidden-fill texels kept and dropped by the reveal
+    /// measure (empty: not measured, every hidden texel kept).
+    pub reveal: Vec<(u64, u64)>,
 }
 
 /// Runs stage 6.
@@ -302,6 +305,27 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
     let schemes = weights::table(sk, sl, &table_meshes);
     t.lap("weights", &mut clock);
     let scheme = schemes.chosen.unwrap_or(Scheme::SmoothZone);
+    let (steps, meshes, step, pages) = remesh(sk, &sl.parts, scheme)?;
+    t.lap("mesh", &mut clock);
+    Ok(Meshed {
+        schemes,
+        steps,
+        step,
+        scheme,
+        meshes,
+        pages,
+        reveal: Vec::new(),
+    })
+}
+
+/// The adaptive meshes of `parts` (one per declared bone) under `scheme`,
+/// the finest chosen blend step, and the texture pages.
+#[allow(clippy::type_complexity)]
+pub fn remesh(
+    sk: &Skeleton,
+    parts: &[super::slice::PartImage],
+    scheme: Scheme,
+) -> Result<(Vec<PartSteps>, Vec<PartMesh>, Option<usize>, Pages), RigError> {
     let wf = |k: usize, p: [f64; 2]| weights::weights(scheme, sk, k, p);
     let bends = |k: usize| {
         if sk.bones[k].parent.is_some() {
@@ -313,30 +337,20 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
             Vec::new()
         }
     };
-    drop(table_meshes);
     let dirs = |k: usize| {
         let (s, e) = (sk.bones[k].start(), sk.bones[k].end());
         let (dx, dy) = (e[0] - s[0], e[1] - s[1]);
         let l = dx.hypot(dy).max(1e-9);
         [dx / l, dy / l]
     };
-    let (steps, meshes) = mesh::adaptive_table(&sl.parts, &wf, &bends, &dirs)?;
+    let (steps, meshes) = mesh::adaptive_table(parts, &wf, &bends, &dirs)?;
     let step = steps
         .iter()
         .map(|r| r.chosen)
         .collect::<Option<Vec<usize>>>()
         .and_then(|v| v.into_iter().min());
-    t.lap("mesh", &mut clock);
-    let pages = pages::pack(&sl.parts, &meshes);
-    t.lap("pages", &mut clock);
-    Ok(Meshed {
-        schemes,
-        steps,
-        step,
-        scheme,
-        meshes,
-        pages,
-    })
+    let pages = pages::pack(parts, &meshes);
+    Ok((steps, meshes, step, pages))
 }
 
 /// Motion: one clip retargeted from a BVH file.
@@ -765,8 +779,31 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     t.lap("verify", &mut clock);
     let mut v = v;
     let mut s = s;
-    let m = mesh_stage(&input.sk, &s.sl, &mut t)?;
+    let mut m = mesh_stage(&input.sk, &s.sl, &mut t)?;
     let mut clock = Instant::now();
+    // the hidden fill the clips can reveal: measured on a first model, then the parts are
+    // re-meshed and re-packed without the rest (reveal.rs)
+    let clip_refs: Vec<(&str, &motion::Walk)> =
+        motions.iter().map(|(n, r)| (n.as_str(), &r.walk)).collect();
+    let (first, _) = model(
+        &input.name,
+        &input.sk,
+        &s.sl,
+        &s.tree,
+        &m,
+        &clip_refs,
+        Vec::new(),
+        limits,
+    )?;
+    let seen = super::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
+    drop(first);
+    let (trimmed, reveal_counts) = super::reveal::trim(&s.sl.parts, &seen);
+    drop(seen);
+    let (steps, meshes, step, pages) = remesh(&input.sk, &trimmed, m.scheme)?;
+    drop(trimmed);
+    (m.steps, m.meshes, m.step, m.pages) = (steps, meshes, step, pages);
+    m.reveal = reveal_counts;
+    t.lap("reveal + remesh", &mut clock);
     let mut files = slice_files(input, &s)?;
     t.lap("part files", &mut clock);
     // the still panels now, so the full-size images can go before the model is built
@@ -1058,6 +1095,11 @@ fn report(
         "reassembly": verify_json(v),
         "weights": mj["weights"],
         "grid": mj["grid"],
+        "reveal": {"samples_per_clip": super::reveal::SAMPLES, "margin_px": super::reveal::MARGIN,
+                   "render_scale": super::reveal::RENDER_SCALE,
+                   "hidden_kept_px": m.reveal.iter().map(|r| r.0).sum::<u64>(),
+                   "hidden_dropped_px": m.reveal.iter().map(|r| r.1).sum::<u64>(),
+                   "parts": sk.bones.iter().zip(&m.reveal).map(|(b, r)| json!([b.name, r.0, r.1])).collect::<Vec<_>>()},
         "pages": {"count": m.pages.pages.len(), "memory_bytes": m.pages.memory(), "scale": pages::SCALE,
                   "page_max": pages::PAGE,
                   "sizes": m.pages.pages.iter().map(|(w, h, _)| json!([w, h])).collect::<Vec<_>>()},

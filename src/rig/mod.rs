@@ -15,6 +15,7 @@
 //! | `weights.rs` | 6b. weight schemes (rigid, ramp, blend zones), changed pixels, volume loss (uses `raster`) | §5 |
 //! | `mesh.rs` | 6a. triangle grids clipped to part alpha, the grid-step table (uses `weights`, `raster`) | §5 |
 //! | `pages.rs` | 6c. texture pages: parts trimmed to their meshes, half scale, shelf-packed into pages of at most 2048², page UVs | §5 |
+//! | `reveal.rs` | 6d. the hidden fill the build's clips can show (sampled poses, a margin); the rest is dropped before meshing and packing | §5 |
 //! | `build.rs` | 7. the whole pipeline → `export-riv` model, `.riv`, report, contact sheet | §7 |
 //! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `motion/` | retargeting: limb directions on the drawing's plane, one closed gait cycle, root bob | §6 |
@@ -31,6 +32,7 @@ pub mod mesh;
 pub mod motion;
 pub mod pages;
 pub mod raster;
+pub mod reveal;
 pub mod silhouette;
 pub mod skeleton;
 pub mod slice;
