@@ -425,8 +425,6 @@ struct Cover {
     ids: Vec<u32>,
     /// 1 + the bone whose core alone contains the pixel; 0 none; 255 several.
     core: Vec<u8>,
-    /// The pixel is in the inner zone of its nearest tube.
-    inner: Vec<bool>,
     /// 1 + the nearest bone whose inner zone contains the pixel (0: none).
     inner_near: Vec<u8>,
 }
@@ -438,7 +436,6 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         count: vec![0u8; w * h],
         ids: vec![0u32; w * h],
         core: vec![0u8; w * h],
-        inner: vec![false; w * h],
         inner_near: vec![0u8; w * h],
     };
     for k in sk.far_to_near() {
@@ -459,7 +456,6 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                 }
                 if dt <= 0.0 {
                     c.near[i] = k as u8 + 1;
-                    c.inner[i] = inner;
                     c.count[i] = c.count[i].saturating_add(1);
                     c.ids[i] = (c.ids[i] << 8) | (k as u32 + 1);
                 }
@@ -735,7 +731,8 @@ fn paint_rule(
             }
         }
     }
-    drop(region_seen);
+    // the seeds are placed: the candidate maps are not needed any more
+    drop((region_seen, cand, plain));
     let in_tube = |j: usize, l: u8| {
         let ids = cv.ids[j];
         (0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32)

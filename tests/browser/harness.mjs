@@ -303,8 +303,13 @@ function scores(raw) {
         C8: { good: loc(raw.c8.good), control: { ramp: loc(raw.c8.ramp) } },
         C9: { good: raw.c9.good.iou, control: { 'reference at t+d/4': raw.c9.shifted.iou } },
         ...(raw.c9t ? { C9T: { good: raw.c9t.good.iou, control: { notranslate: raw.c9t.notranslate.iou } } } : {}),
+        // W3 (lower is better): the visible hidden-fill marker, correct vs draw order reversed
+        ...(raw.walk ? { W3: { good: max(raw.walk.hidden), control: { 'draw order reversed': max(raw.walk.hiddenZflip) } } } : {}),
     };
 }
+
+// W3's bound needs the reversed draw order to show at least this many times the correct marker.
+const W3_RATIO = 1.5;
 
 // Thresholds from the controls: midpoint between the correct score and the best control score.
 function derive(sc) {
@@ -327,6 +332,15 @@ function derive(sc) {
     mid('C8', sc.C8);
     t.T_iou = mid('C9', sc.C9);
     if (sc.C9T) mid('C9T', sc.C9T); // judged with C9's T_iou / T_colour; only the margin is checked here
+    // W3: the hidden fill is trimmed to what the clips can reveal (docs/rig.md), so the reversed
+    // draw order has little fill left to expose; the bound is the midpoint between the correct
+    // marker share and the reversed one, valid only while the reversed shows >= W3_RATIO times it
+    if (sc.W3) {
+        const g = sc.W3.good;
+        const c = sc.W3.control['draw order reversed'];
+        if (c < W3_RATIO * g || c === 0) bad.push(`W3: correct ${r4(g)} vs draw order reversed ${r4(c)} (ratio < ${W3_RATIO})`);
+        t.T_hidden = Number(((g + c) / 2).toFixed(6));
+    }
     return { t, bad };
 }
 
@@ -377,8 +391,10 @@ function evaluate(fx, raw, sc, t, logs, c0) {
             `changed/figure ${r4(min(w.differ))}–${r4(max(w.differ))}`);
         row('W2', 'the walk loop closes', w.loop === 0, w.loop, 'frame(0) vs frame(d/2)', w.half,
             w.half > 0, '0 px between frame(0) and frame(d)', `${w.loop} px; frame(0) vs frame(d/2): ${w.half} px`);
-        row('W3', 'hidden fill stays hidden', max(w.hidden) <= w.hiddenMax, max(w.hidden), 'draw order reversed', max(w.hiddenZflip),
-            max(w.hiddenZflip) > w.hiddenMax, `visible marker ≤ ${w.hiddenMax} of the frame at each of ${w.samples + 1} times`,
+        const hiddenMax = t.T_hidden ?? w.hiddenMax;
+        row('W3', 'hidden fill stays hidden', max(w.hidden) <= hiddenMax, max(w.hidden), 'draw order reversed', max(w.hiddenZflip),
+            max(w.hiddenZflip) > hiddenMax && max(w.hiddenZflip) >= W3_RATIO * max(w.hidden),
+            `visible marker ≤ ${hiddenMax} of the frame at each of ${w.samples + 1} times`,
             `max ${r4(100 * max(w.hidden))} % (reversed ${r4(100 * max(w.hiddenZflip))} %)`);
     }
     if (raw.sm) {
