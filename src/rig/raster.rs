@@ -128,7 +128,27 @@ pub fn raster_masked(
     mask: Option<&[bool]>,
     mut covered: impl FnMut(usize, u8),
 ) {
-    let cw = c.width() as i64;
+    let win = c.win;
+    walk(part, mesh, pts, win, mask, |ci, ti| {
+        let s = &part.rgba[ti * 4..][..4];
+        super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
+        covered(ci, s[3]);
+    });
+}
+
+/// Calls `f(window index, texel index)` for every pixel of `win` (where
+/// `mask` is set, if given) whose centre falls in a triangle of `mesh`
+/// deformed to `pts`, with the crop texel of alpha > 0 landing there
+/// (nearest texel).
+pub fn walk(
+    part: &PartImage,
+    mesh: &PartMesh,
+    pts: &[[f64; 2]],
+    win: [i64; 4],
+    mask: Option<&[bool]>,
+    mut f: impl FnMut(usize, usize),
+) {
+    let cw = win[2] - win[0];
     for t in mesh.tris.chunks_exact(3) {
         let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
         let (a, b, d) = (pts[ia], pts[ib], pts[ic]);
@@ -136,14 +156,14 @@ pub fn raster_masked(
         if area.abs() < 1e-12 {
             continue;
         }
-        let x0 = (a[0].min(b[0]).min(d[0]).floor() as i64).max(c.win[0]);
-        let x1 = (a[0].max(b[0]).max(d[0]).ceil() as i64).min(c.win[2]);
-        let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(c.win[1]);
-        let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(c.win[3]);
+        let x0 = (a[0].min(b[0]).min(d[0]).floor() as i64).max(win[0]);
+        let x1 = (a[0].max(b[0]).max(d[0]).ceil() as i64).min(win[2]);
+        let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(win[1]);
+        let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(win[3]);
         let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
         for y in y0..y1 {
             for x in x0..x1 {
-                let ci = ((y - c.win[1]) * cw + (x - c.win[0])) as usize;
+                let ci = ((y - win[1]) * cw + (x - win[0])) as usize;
                 if mask.is_some_and(|m| !m[ci]) {
                     continue;
                 }
@@ -162,12 +182,11 @@ pub fn raster_masked(
                     as usize;
                 let ty = ((v * part.height as f64).floor() as i64).clamp(0, part.height as i64 - 1)
                     as usize;
-                let s = &part.rgba[(ty * part.width + tx) * 4..][..4];
-                if s[3] == 0 {
+                let ti = ty * part.width + tx;
+                if part.rgba[ti * 4 + 3] == 0 {
                     continue;
                 }
-                super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
-                covered(ci, s[3]);
+                f(ci, ti);
             }
         }
     }

@@ -108,7 +108,7 @@ pub fn seen(
             // pass 1: per pixel, the rank (in far-to-near order, + 1) of the nearest opaque texel
             let mut top = vec![0u32; n];
             for (rank, &(k, _)) in order.iter().enumerate() {
-                walk(&parts[k], &meshes[k], &pts[rank], win, |ci, ti| {
+                super::raster::walk(&parts[k], &meshes[k], &pts[rank], win, None, |ci, ti| {
                     if parts[k].rgba[ti * 4 + 3] == 255 {
                         top[ci] = rank as u32 + 1;
                     }
@@ -117,7 +117,7 @@ pub fn seen(
             // pass 2: a texel drawn where nothing opaque is nearer is seen
             for (rank, &(k, _)) in order.iter().enumerate() {
                 let sk = &mut seen[k];
-                walk(&parts[k], &meshes[k], &pts[rank], win, |ci, ti| {
+                super::raster::walk(&parts[k], &meshes[k], &pts[rank], win, None, |ci, ti| {
                     if top[ci] <= rank as u32 + 1 {
                         sk[ti] = true;
                     }
@@ -126,54 +126,6 @@ pub fn seen(
         }
     }
     seen
-}
-
-/// Calls `f(canvas index, texel index)` for every pixel of `win` whose centre
-/// falls in a triangle of `mesh` deformed to `pts`, with the crop texel of
-/// alpha > 0 landing there (nearest).
-fn walk(
-    part: &PartImage,
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    win: [i64; 4],
-    mut f: impl FnMut(usize, usize),
-) {
-    let cw = win[2] - win[0];
-    for t in mesh.tris.chunks_exact(3) {
-        let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
-        let (a, b, d) = (pts[ia], pts[ib], pts[ic]);
-        let area = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
-        if area.abs() < 1e-12 {
-            continue;
-        }
-        let x0 = (a[0].min(b[0]).min(d[0]).floor() as i64).max(win[0]);
-        let x1 = (a[0].max(b[0]).max(d[0]).ceil() as i64).min(win[2]);
-        let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(win[1]);
-        let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(win[3]);
-        let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = [x as f64 + 0.5 + 1.0e-7, y as f64 + 0.5 + 1.3e-7];
-                let l1 = ((p[0] - a[0]) * (d[1] - a[1]) - (p[1] - a[1]) * (d[0] - a[0])) / area;
-                let l2 = ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / area;
-                let l0 = 1.0 - l1 - l2;
-                if l0 < 0.0 || l1 < 0.0 || l2 < 0.0 {
-                    continue;
-                }
-                let u = l0 * ua[0] + l1 * ub[0] + l2 * ud[0];
-                let v = l0 * ua[1] + l1 * ub[1] + l2 * ud[1];
-                let tx = ((u * part.width as f64).floor() as i64).clamp(0, part.width as i64 - 1)
-                    as usize;
-                let ty = ((v * part.height as f64).floor() as i64).clamp(0, part.height as i64 - 1)
-                    as usize;
-                let ti = ty * part.width + tx;
-                if part.rgba[ti * 4 + 3] == 0 {
-                    continue;
-                }
-                f(((y - win[1]) * cw + (x - win[0])) as usize, ti);
-            }
-        }
-    }
 }
 
 /// `parts` with the hidden fill that no pose shows (`seen`, grown by
