@@ -63,7 +63,7 @@ bench-js-ir: qjs
 # against `re2d riv render-ref` (qjs/tests/mesh_load_rig.rs): the generated biped and quadruped
 # (examples/rig_drawings) rigged by `re2d rig build` with the committed capture into
 # target/mesh-load/, then eight walk frames each through the native and the plain-JS `$.mesh`
-# (IoU >= 0.99, colour >= 0.97) with two controls that must fail (t + d/4, two depths swapped).
+# (IoU >= 0.99, colour >= 0.97) with two controls that must fail (t + d/4, every depth reversed).
 MESH_LOAD_DIR := target/mesh-load
 TEST_TARGETS  += test-mesh-load
 

@@ -8,8 +8,7 @@
 //!   against the reference at `t_i`: IoU ≥ 0.99 and colour ≥ 0.97 on every frame, both frames
 //!   non-empty (≥ 1 % of the canvas);
 //! - negative controls, each of which must fail the same check on every frame: the clip drawn
-//!   at `t_i + d/4`, and the model with the depths of two parts swapped (the pair whose rest-pose
-//!   overlap differs most in colour, chosen on the reference renderer's per-part coverage).
+//!   at `t_i + d/4`, and the model with its draw order reversed (every depth mirrored).
 //!
 //! The canvas is the drawing (the model's own coordinates): the reference renders with offset
 //! 0,0 and the drawing's size as its artboard.
@@ -100,46 +99,36 @@ fn judge(got: &RgbaImage, want: &RgbaImage) -> (f64, f64, bool) {
     (iou, colour, full && iou >= T_IOU && colour >= T_COLOUR)
 }
 
-/// The two parts (different depths) whose rest-pose overlap has the most pixels of visibly
-/// different colour (max channel difference > 32), from the reference renderer's per-part
-/// coverage; writes the model with their depths swapped beside the original.
-fn swapped_model(path: &Path, model: &Model, size: (u32, u32)) -> (PathBuf, String) {
-    let layers: Vec<RgbaImage> = model
-        .parts
+/// The model with its draw order reversed (every part's depth mirrored: `min + max − depth`),
+/// written beside the original. A swap of two parts was the control before the hidden fill was
+/// trimmed to what the clips reveal: the quadruped's best pair (`hind_upper_near` /
+/// `hind_upper_far`, same-coloured pattern) then differed on only 5 626 px and the control passed
+/// (colour 0.970–0.977); reversing every depth changes every overlap and keeps the IoU.
+fn reversed_model(path: &Path, model: &Model) -> (PathBuf, String) {
+    let depths: Vec<f64> = model.parts.iter().map(|p| p.depth).collect();
+    let (lo, hi) = depths
         .iter()
-        .map(|p| reference(model, 0.0, size, Some(&p.name)))
-        .collect();
-    let mut best = (0usize, 0usize, 0usize);
-    for a in 0..layers.len() {
-        for b in a + 1..layers.len() {
-            if model.parts[a].depth == model.parts[b].depth {
-                continue;
-            }
-            let n = layers[a]
-                .data
-                .chunks_exact(4)
-                .zip(layers[b].data.chunks_exact(4))
-                .filter(|(p, q)| {
-                    p[3] > 127 && q[3] > 127 && (0..3).any(|k| p[k].abs_diff(q[k]) > 32)
-                })
-                .count();
-            if n > best.0 {
-                best = (n, a, b);
-            }
-        }
-    }
-    let (n, a, b) = best;
-    assert!(n > 0, "no overlapping parts to swap in {}", path.display());
+        .fold((f64::MAX, f64::MIN), |(l, h), &d| (l.min(d), h.max(d)));
+    assert!(
+        hi > lo,
+        "one depth only in {}: nothing to reverse",
+        path.display()
+    );
     let mut j: Json = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     let parts = j["parts"].as_array_mut().unwrap();
-    let (da, db) = (parts[a]["depth"].clone(), parts[b]["depth"].clone());
-    parts[a]["depth"] = db;
-    parts[b]["depth"] = da;
-    let out = path.with_file_name("model-depth-swapped.json");
+    for (p, d) in parts.iter_mut().zip(&depths) {
+        let r = lo + hi - d;
+        p["depth"] = if r.fract() == 0.0 {
+            Json::from(r as i64)
+        } else {
+            Json::from(r)
+        };
+    }
+    let out = path.with_file_name("model-depth-reversed.json");
     std::fs::write(&out, serde_json::to_vec(&j).unwrap()).unwrap();
     let what = format!(
-        "depths of '{}' and '{}' swapped ({n} px of differing overlap)",
-        model.parts[a].name, model.parts[b].name
+        "every depth reversed ({} parts, depths {lo}..{hi})",
+        depths.len()
     );
     (out, what)
 }
@@ -164,7 +153,7 @@ fn character(name: &str) {
         .collect();
     let out = dir.join("frames");
     std::fs::create_dir_all(&out).unwrap();
-    let (swapped, swap_what) = swapped_model(&path, &model, size);
+    let (swapped, swap_what) = reversed_model(&path, &model);
 
     let native = qjs_frames("native", &path, size, &times, &out, "native");
     let plain = qjs_frames("plain", &path, size, &times, &out, "plain");
@@ -176,7 +165,7 @@ fn character(name: &str) {
         size.0, size.1
     );
     println!(
-        "| frame | t (s) | $.mesh IoU | colour | plain-JS IoU | colour | ctl t+d/4 IoU | colour | ctl depth swap IoU | colour |"
+        "| frame | t (s) | $.mesh IoU | colour | plain-JS IoU | colour | ctl t+d/4 IoU | colour | ctl depths reversed IoU | colour |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut failures = Vec::new();
@@ -206,7 +195,7 @@ fn character(name: &str) {
         }
         if s.2 {
             failures.push(format!(
-                "frame {i}: control depth swap passes ({:.4}, {:.4})",
+                "frame {i}: control depths reversed passes ({:.4}, {:.4})",
                 s.0, s.1
             ));
         }
