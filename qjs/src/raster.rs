@@ -177,9 +177,37 @@ impl Framebuffer {
         let maxx = floor_i64(x0.max(x1).max(x2) - 0.5).min(self.width as i64 - 1);
         let maxy = floor_i64(y0.max(y1).max(y2) - 0.5).min(self.height as i64 - 1);
         let mut any = false;
+        let pts = [(x0, y0), (x1, y1), (x2, y2)];
         for py in miny..=maxy {
-            for px in minx..=maxx {
-                let (sx, sy) = (px as f32 + 0.5, py as f32 + 0.5);
+            // the row's span: where the centre line crosses the edges, widened by a pixel on
+            // each side (the exact barycentric test below still decides every pixel, so the
+            // span only skips pixels that test would reject: a long thin triangle no longer
+            // costs its whole bounding box)
+            let sy = py as f32 + 0.5;
+            let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+            for k in 0..3 {
+                let ((ax, ay), (bx, by)) = (pts[k], pts[(k + 1) % 3]);
+                if (ay <= sy && sy <= by) || (by <= sy && sy <= ay) {
+                    let x = if ay == by {
+                        lo = lo.min(ax.min(bx));
+                        ax.max(bx)
+                    } else {
+                        ax + (sy - ay) * (bx - ax) / (by - ay)
+                    };
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+            }
+            let (rx0, rx1) = if lo <= hi {
+                (
+                    (floor_i64(lo - 0.5) - 1).max(minx),
+                    (ceil_i64(hi - 0.5) + 1).min(maxx),
+                )
+            } else {
+                (minx, maxx)
+            };
+            for px in rx0..=rx1 {
+                let sx = px as f32 + 0.5;
                 let w0 = ((x2 - x1) * (sy - y1) - (y2 - y1) * (sx - x1)) / area;
                 let w1 = ((x0 - x2) * (sy - y2) - (y0 - y2) * (sx - x2)) / area;
                 let w2 = 1.0 - w0 - w1;
