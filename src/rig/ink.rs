@@ -24,7 +24,7 @@
 //!   the window: an outline between two parts belongs to the part in front.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::silhouette::Silhouette;
 
@@ -100,8 +100,18 @@ fn opening(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<bool> {
 
 /// A sliding maximum (`max`) or minimum over `2r + 1` samples of `src`
 /// taken with `stride`, `n` of them, written to `dst` at the same places.
-fn slide(src: &[i32], dst: &mut [i32], start: usize, stride: usize, n: usize, r: usize, max: bool) {
-    let mut dq: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+#[allow(clippy::too_many_arguments)]
+fn slide(
+    src: &[i32],
+    dst: &mut [i32],
+    start: usize,
+    stride: usize,
+    n: usize,
+    r: usize,
+    max: bool,
+    dq: &mut VecDeque<usize>,
+) {
+    dq.clear();
     let at = |k: usize| src[start + k * stride];
     let better = |a: i32, b: i32| if max { a >= b } else { a <= b };
     let mut next = 0usize;
@@ -131,13 +141,14 @@ fn slide(src: &[i32], dst: &mut [i32], start: usize, stride: usize, n: usize, r:
 
 /// The square (`2r + 1`) maximum or minimum filter of `v`.
 fn square_filter(v: &[i32], w: usize, h: usize, r: usize, max: bool) -> Vec<i32> {
+    let mut dq = VecDeque::with_capacity(2 * r + 2);
     let mut tmp = vec![0i32; w * h];
     for y in 0..h {
-        slide(v, &mut tmp, y * w, 1, w, r, max);
+        slide(v, &mut tmp, y * w, 1, w, r, max, &mut dq);
     }
     let mut out = vec![0i32; w * h];
     for x in 0..w {
-        slide(&tmp, &mut out, x, w, h, r, max);
+        slide(&tmp, &mut out, x, w, h, r, max, &mut dq);
     }
     out
 }

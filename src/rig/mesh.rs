@@ -414,27 +414,22 @@ fn triangulate(part: &PartImage, fine: usize, leaves: &[Leaf]) -> Result<PartMes
             let (a, b) = (corners[c], corners[(c + 1) % 4]);
             ring.push(index[&a]);
             // the vertices strictly inside the side, in walking order
-            let inner: Vec<u16> = if a.1 == b.1 {
-                let r = rows
-                    .get(&a.1)
-                    .map(|m| m.range(a.0.min(b.0) + 1..a.0.max(b.0)));
-                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
-                if b.0 > a.0 {
-                    v
-                } else {
-                    v.into_iter().rev().collect()
-                }
+            let (line, key, from, to) = if a.1 == b.1 {
+                (&rows, a.1, a.0, b.0)
             } else {
-                let r = cols
-                    .get(&a.0)
-                    .map(|m| m.range(a.1.min(b.1) + 1..a.1.max(b.1)));
-                let v: Vec<u16> = r.into_iter().flatten().map(|(_, &id)| id).collect();
-                if b.1 > a.1 {
-                    v
-                } else {
-                    v.into_iter().rev().collect()
-                }
+                (&cols, a.0, a.1, b.1)
             };
+            let mut inner: Vec<u16> = line
+                .get(&key)
+                .map(|m| {
+                    m.range(from.min(to) + 1..from.max(to))
+                        .map(|(_, &id)| id)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if to < from {
+                inner.reverse();
+            }
             ring.extend(inner);
         }
         let n = ring.len();

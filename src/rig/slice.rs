@@ -427,6 +427,8 @@ struct Cover {
     core: Vec<u8>,
     /// 1 + the nearest bone whose inner zone contains the pixel (0: none).
     inner_near: Vec<u8>,
+    /// The pixel lies within [`RING`] of its nearest tube's outline.
+    rim: Vec<bool>,
 }
 
 fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
@@ -437,6 +439,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         ids: vec![0u32; w * h],
         core: vec![0u8; w * h],
         inner_near: vec![0u8; w * h],
+        rim: vec![false; w * h],
     };
     for k in sk.far_to_near() {
         let b = &sk.bones[k];
@@ -455,6 +458,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                     c.inner_near[i] = k as u8 + 1;
                 }
                 if dt <= 0.0 {
+                    c.rim[i] = dt > -RING;
                     c.near[i] = k as u8 + 1;
                     c.count[i] = c.count[i].saturating_add(1);
                     c.ids[i] = (c.ids[i] << 8) | (k as u32 + 1);
@@ -882,23 +886,11 @@ fn paint_rule(
     }
     // trusted tubes (drawn along their part's outline): the tube rule
     let mut ring = vec![[0u64; 2]; n];
-    for (k, b) in sk.bones.iter().enumerate() {
-        if !b.part {
-            continue;
-        }
-        let [x0, y0, x1, y1] = tube_box(b, w, h);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let i = y * w + x;
-                if sil.alpha(i) < 128 || cv.near[i] as usize != k + 1 {
-                    continue;
-                }
-                let d = tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
-                if d > -RING && d <= 0.0 {
-                    ring[k][0] += 1;
-                    ring[k][1] += ink[i] as u64;
-                }
-            }
+    for i in 0..w * h {
+        if cv.near[i] != 0 && cv.rim[i] && sil.alpha(i) >= 128 {
+            let k = cv.near[i] as usize - 1;
+            ring[k][0] += 1;
+            ring[k][1] += ink[i] as u64;
         }
     }
     let trusted: Vec<bool> = ring
