@@ -18,6 +18,9 @@
 //!   rim's ink colour, thin dark lines of any colour, their anti-aliased
 //!   sides).
 //! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
+//!   0. *Fitted tubes* ([`fitted`]): every part's radii shrink to the paint
+//!      its rays reach (background, or past the first line of ink); the
+//!      tubes, cores and inner zones below are the fitted ones.
 //!   1. *Seed candidates* of a bone: the pixels off edges and ink where its
 //!      inner zone is the nearest inner zone containing them; a bone without
 //!      any seeds on the pixels of its core that no other core contains.
@@ -545,6 +548,95 @@ pub struct Ownership {
     pub seed_disagreement: f64,
 }
 
+/// Rays per side and step along a segment when fitting tubes to the paint (px).
+const FIT_STEP: f64 = 6.0;
+/// The fitted radius keeps this share of the rays inside it (the rest may
+/// stop early on lines crossing the part).
+pub const FIT_SHARE: f64 = 0.75;
+/// A bone is fitted only from at least this many rays.
+const FIT_MIN: usize = 24;
+/// Margin added to a fitted radius (px).
+const FIT_MARGIN: f64 = 2.0;
+
+/// The declaration with each part's radii fitted to its paint: rays normal
+/// to each segment, every [`FIT_STEP`] px on both sides, march out from
+/// half the radius to the first background pixel or past the first line of
+/// ink (the outline's outer side) and stop at the declared radius; a bone's
+/// scale is the [`FIT_SHARE`] quantile of `stop / radius` (a part hidden
+/// under nearer paint reaches its radius and keeps it). Radii only shrink:
+/// `min(r, scale · r + FIT_MARGIN)`. A declared radius may be wider than
+/// the paint (docs/rig.md "How to draw one"); the fitted tubes are the
+/// prior of the paint rule.
+pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
+    let (w, h) = (sil.width as i64, sil.height as i64);
+    let stop_at = |x: f64, y: f64| -> Option<bool> {
+        let (xi, yi) = (x.floor() as i64, y.floor() as i64);
+        if xi < 0 || yi < 0 || xi >= w || yi >= h {
+            return None;
+        }
+        let i = (yi * w + xi) as usize;
+        if sil.alpha(i) < 128 {
+            None
+        } else {
+            Some(ink[i])
+        }
+    };
+    let mut out = sk.clone();
+    let mut ratios = Vec::new();
+    for b in out.bones.iter_mut() {
+        if !b.part {
+            continue;
+        }
+        ratios.clear();
+        for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+            let (a, q) = (s[0], s[1]);
+            let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
+            let len = dx.hypot(dy);
+            if len < 1.0 {
+                continue;
+            }
+            let (nx, ny) = (-dy / len, dx / len);
+            let steps = (len / FIT_STEP).ceil() as usize;
+            for k in 0..=steps {
+                let t = k as f64 / steps as f64;
+                let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
+                let rad = r[0] + (r[1] - r[0]) * t;
+                for side in [-1.0, 1.0] {
+                    let mut d = (0.5 * rad).floor();
+                    let mut in_line = false;
+                    let mut stop = rad;
+                    while d <= rad {
+                        let (x, y) = (cx + side * nx * d, cy + side * ny * d);
+                        match stop_at(x, y) {
+                            None => {
+                                stop = d;
+                                break;
+                            }
+                            Some(true) => in_line = true,
+                            Some(false) if in_line => {
+                                stop = d;
+                                break;
+                            }
+                            Some(false) => {}
+                        }
+                        d += 1.0;
+                    }
+                    ratios.push(stop / rad.max(1.0));
+                }
+            }
+        }
+        if ratios.len() < FIT_MIN {
+            continue;
+        }
+        ratios.sort_by(f64::total_cmp);
+        let q = ratios[((ratios.len() - 1) as f64 * FIT_SHARE).round() as usize];
+        for r in b.radii.iter_mut() {
+            *r = r.min(q * *r + FIT_MARGIN);
+        }
+    }
+    out
+}
+
 /// The ownership map of `rule` (see the module doc).
 pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
     let ink = match rule {
@@ -558,6 +650,14 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 /// on the declaration: the confidence control reuses it).
 pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bool]) -> Ownership {
     let (w, h) = (sil.width as usize, sil.height as usize);
+    let fit;
+    let sk = match rule {
+        Rule::Paint => {
+            fit = fitted(sk, sil, ink);
+            &fit
+        }
+        Rule::Tubes => sk,
+    };
     let cv = cover(sk, sil);
     let mut owner = cv.near.clone();
     let mut howv = vec![how::NONE; w * h];
