@@ -554,16 +554,19 @@ const FIT_STEP: f64 = 6.0;
 /// stop early on lines crossing the part).
 pub const FIT_SHARE: f64 = 0.75;
 /// A bone is fitted only from at least this many rays.
-const FIT_MIN: usize = 24;
+pub const FIT_MIN: usize = 24;
 /// Margin added to a fitted radius (px).
 const FIT_MARGIN: f64 = 2.0;
 
 /// The declaration with each part's radii fitted to its paint: rays normal
 /// to each segment, every [`FIT_STEP`] px on both sides, march out from
 /// half the radius to the first background pixel or past the first line of
-/// ink (the outline's outer side) and stop at the declared radius; a bone's
-/// scale is the [`FIT_SHARE`] quantile of `stop / radius` (a part hidden
-/// under nearer paint reaches its radius and keeps it). Radii only shrink:
+/// ink (the outline's outer side). A ray that reaches the declared radius,
+/// or enters the declared tube of a nearer part first (what lies beyond may
+/// be that part's paint), says nothing. A bone's scale is the
+/// [`FIT_SHARE`] quantile of `stop / radius` over the rays that stopped,
+/// when at least [`FIT_MIN`] did (a part hidden under nearer paint keeps its
+/// radii). Radii only shrink:
 /// `min(r, scale · r + FIT_MARGIN)`. A declared radius may be wider than
 /// the paint (docs/rig.md "How to draw one"); the fitted tubes are the
 /// prior of the paint rule.
@@ -581,9 +584,31 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
             Some(ink[i])
         }
     };
+    // 1 + the nearest declared tube containing each pixel
+    let (wu, hu) = (w as usize, h as usize);
+    let mut near = vec![0u8; wu * hu];
+    for k in sk.far_to_near() {
+        let b = &sk.bones[k];
+        if !b.part {
+            continue;
+        }
+        let [x0, y0, x1, y1] = tube_box(b, wu, hu);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = y * wu + x;
+                if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+                    near[i] = k as u8 + 1;
+                }
+            }
+        }
+    }
+    let mut rank = vec![0usize; sk.bones.len()];
+    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
+        rank[k] = r;
+    }
     let mut out = sk.clone();
     let mut ratios = Vec::new();
-    for b in out.bones.iter_mut() {
+    for (bk, b) in out.bones.iter_mut().enumerate() {
         if !b.part {
             continue;
         }
@@ -604,9 +629,16 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
                 for side in [-1.0, 1.0] {
                     let mut d = (0.5 * rad).floor();
                     let mut in_line = false;
-                    let mut stop = rad;
+                    let mut stop = f64::NAN;
                     while d <= rad {
                         let (x, y) = (cx + side * nx * d, cy + side * ny * d);
+                        // behind a nearer tube the paint may be that part's
+                        if x >= 0.0 && y >= 0.0 && (x as i64) < w && (y as i64) < h {
+                            let nb = near[y as usize * wu + x as usize];
+                            if nb != 0 && rank[nb as usize - 1] < rank[bk] {
+                                break;
+                            }
+                        }
                         match stop_at(x, y) {
                             None => {
                                 stop = d;
@@ -621,7 +653,9 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
                         }
                         d += 1.0;
                     }
-                    ratios.push(stop / rad.max(1.0));
+                    if stop.is_finite() {
+                        ratios.push(stop / rad.max(1.0));
+                    }
                 }
             }
         }
