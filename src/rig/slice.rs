@@ -18,9 +18,9 @@
 //!   rim's ink colour, thin dark lines of any colour, their anti-aliased
 //!   sides).
 //! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
-//!   0. *Fitted tubes* ([`fitted`]): every part's radii shrink to the paint
-//!      its rays reach (background, or past the first line of ink); the
-//!      tubes, cores and inner zones below are the fitted ones.
+//!   First every part's radii shrink to the paint its rays reach
+//!   (*fitted tubes*, [`fitted`]); the tubes, cores and inner zones below are
+//!   the fitted ones.
 //!   1. *Seed candidates* of a bone: the pixels off edges and ink where its
 //!      inner zone is the nearest inner zone containing them; a bone without
 //!      any seeds on the pixels of its core that no other core contains.
