@@ -37,8 +37,9 @@
 //!      the best other one.
 //!   4. A pixel goes to its best label, except that the nearest tube
 //!      containing it keeps it when that tube's claim is the second best and
-//!      within [`SLACK`] of the best; a pixel no seed reaches goes by the
-//!      tube rule.
+//!      within [`SLACK`] of the best. A region no seed reaches (enclosed by
+//!      ink) goes whole to the part beyond its outline closest to it in
+//!      colour ([`BEYOND`]); failing that, by the tube rule.
 //!   5. Ink pixels are owned through the lines ([`super::ink::ink_owners`]):
 //!      the tube owner when it arrives within the window of the first
 //!      arrival, else the nearest part arriving within it.
@@ -997,6 +998,7 @@ fn paint_rule(
             how::PAINT
         };
     }
+    unseeded_regions(sil, ink, &settled, owner, howv);
     // the ink: owned through the lines from the claims beside them
     let claims: Vec<u8> = (0..w * h)
         .map(|i| if ink[i] { 0 } else { owner[i] })
@@ -1047,6 +1049,141 @@ fn paint_rule(
         0.0
     } else {
         votes_lost as f64 / votes_all as f64
+    }
+}
+
+/// How far (px, through ink) a region no seed reaches looks for the parts
+/// beyond its outline.
+pub const BEYOND: u32 = 12;
+
+/// A region of paint no seed reaches (enclosed by ink, in no inner zone: a
+/// hair bun drawn outside the declared tubes) goes whole to the part beyond
+/// its outline whose paint is closest in colour to the region's (the mean
+/// colour of the region against each part's mean over all its claimed
+/// paint; parts reached through at most [`BEYOND`] px of ink, with at least
+/// 8 pixels there). None reached: the tube rule stays.
+fn unseeded_regions(
+    sil: &Silhouette,
+    ink: &[bool],
+    settled: &[u8],
+    owner: &mut [u8],
+    howv: &mut [u8],
+) {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let nbrs = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ]
+    };
+    let rgb = |i: usize| -> [f64; 3] {
+        let p = &sil.rgba[i * 4..i * 4 + 3];
+        [p[0] as f64, p[1] as f64, p[2] as f64]
+    };
+    let free = |i: usize| sil.alpha(i) > 0 && !ink[i] && settled[i] == 0;
+    // each part's mean colour over its claimed paint
+    let mut part_mean = vec![(0u64, [0.0f64; 3]); 256];
+    for i in 0..w * h {
+        if sil.alpha(i) > 0 && !ink[i] && settled[i] != 0 && owner[i] != 0 {
+            let e = &mut part_mean[owner[i] as usize];
+            e.0 += 1;
+            let c = rgb(i);
+            for ch in 0..3 {
+                e.1[ch] += c[ch];
+            }
+        }
+    }
+    let mut seen = vec![false; w * h];
+    let mut region = Vec::new();
+    let mut stack = Vec::new();
+    let mut band: Vec<(usize, u32)> = Vec::new();
+    let mut reached = vec![false; w * h];
+    for s in 0..w * h {
+        if !free(s) || seen[s] {
+            continue;
+        }
+        region.clear();
+        seen[s] = true;
+        stack.push(s);
+        while let Some(i) = stack.pop() {
+            region.push(i);
+            for j in nbrs(i).into_iter().flatten() {
+                if free(j) && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        // through the ink around the region, to the claimed paint beyond
+        let mut per: std::collections::BTreeMap<u8, (u64, [f64; 3])> = Default::default();
+        band.clear();
+        for &i in &region {
+            for j in nbrs(i).into_iter().flatten() {
+                if ink[j] && !reached[j] {
+                    reached[j] = true;
+                    band.push((j, 1));
+                }
+            }
+        }
+        let mut k = 0;
+        while k < band.len() {
+            let (i, d) = band[k];
+            k += 1;
+            for j in nbrs(i).into_iter().flatten() {
+                if reached[j] || sil.alpha(j) == 0 {
+                    continue;
+                }
+                reached[j] = true;
+                if ink[j] {
+                    if d < BEYOND {
+                        band.push((j, d + 1));
+                    }
+                } else if settled[j] != 0 && owner[j] != 0 {
+                    let e = per.entry(owner[j]).or_insert((0, [0.0; 3]));
+                    e.0 += 1;
+                    let c = rgb(j);
+                    for ch in 0..3 {
+                        e.1[ch] += c[ch];
+                    }
+                }
+            }
+        }
+        for &(i, _) in &band {
+            reached[i] = false;
+        }
+        // (the claimed pixels marked on the way are cleared too)
+        for &i in &region {
+            for j in nbrs(i).into_iter().flatten() {
+                reached[j] = false;
+            }
+        }
+        let mut mean = [0.0; 3];
+        for &i in &region {
+            let c = rgb(i);
+            for ch in 0..3 {
+                mean[ch] += c[ch] / region.len() as f64;
+            }
+        }
+        let best = per
+            .iter()
+            .filter(|(_, (n, _))| *n >= 8)
+            .map(|(&l, _)| {
+                let (n, sum) = part_mean[l as usize];
+                let d: f64 = (0..3)
+                    .map(|ch| (sum[ch] / n as f64 - mean[ch]).powi(2))
+                    .sum();
+                (d, l)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, l)) = best {
+            for &i in &region {
+                owner[i] = l;
+                howv[i] = how::PAINT;
+            }
+        }
     }
 }
 
