@@ -551,9 +551,13 @@ pub struct Ownership {
 
 /// Rays per side and step along a segment when fitting tubes to the paint (px).
 const FIT_STEP: f64 = 6.0;
-/// The fitted radius keeps this share of the rays inside it (the rest may
-/// stop early on lines crossing the part).
-pub const FIT_SHARE: f64 = 0.75;
+/// The fitted scale is this quantile of the rays' `stop / radius` (the
+/// median: rays may also stop early on lines crossing the part).
+pub const FIT_SHARE: f64 = 0.5;
+/// … and only when the middle half of its rays lies within this much
+/// (`stop / radius`): rays that agree on one outline. (Lines crossing a
+/// part, or a pattern, stop rays at scattered distances.)
+pub const FIT_SPREAD: f64 = 0.1;
 /// A bone is fitted only from at least this many rays.
 pub const FIT_MIN: usize = 24;
 /// Margin added to a fitted radius (px).
@@ -566,8 +570,11 @@ const FIT_MARGIN: f64 = 2.0;
 /// or enters the declared tube of a nearer part first (what lies beyond may
 /// be that part's paint), says nothing. A bone's scale is the
 /// [`FIT_SHARE`] quantile of `stop / radius` over the rays that stopped,
-/// when at least [`FIT_MIN`] did (a part hidden under nearer paint keeps its
-/// radii). Radii only shrink:
+/// when at least [`FIT_MIN`] did and their quartiles lie within
+/// [`FIT_SPREAD`]. A part with fewer (hidden under nearer
+/// paint) takes the median scale of the measured parts when at least half
+/// of the parts were measured (a user widens every radius alike), else
+/// keeps its radii. Radii only shrink:
 /// `min(r, scale · r + FIT_MARGIN)`. A declared radius may be wider than
 /// the paint (docs/rig.md "How to draw one"); the fitted tubes are the
 /// prior of the paint rule.
@@ -609,7 +616,8 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
     }
     let mut out = sk.clone();
     let mut ratios = Vec::new();
-    for (bk, b) in out.bones.iter_mut().enumerate() {
+    let mut scales = Vec::new();
+    for (bk, b) in out.bones.iter().enumerate() {
         if !b.part {
             continue;
         }
@@ -661,12 +669,29 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
             }
         }
         if ratios.len() < FIT_MIN {
+            scales.push(None);
             continue;
         }
         ratios.sort_by(f64::total_cmp);
-        let q = ratios[((ratios.len() - 1) as f64 * FIT_SHARE).round() as usize];
-        for r in b.radii.iter_mut() {
-            *r = r.min(q * *r + FIT_MARGIN);
+        let q = |f: f64| ratios[((ratios.len() - 1) as f64 * f).round() as usize];
+        // the rays agree on one outline, or the part is not measured
+        scales.push((q(0.75) - q(0.25) <= FIT_SPREAD).then(|| q(FIT_SHARE)));
+    }
+    let mut known: Vec<f64> = scales.iter().flatten().copied().collect();
+    known.sort_by(f64::total_cmp);
+    // a user widens every radius alike: the parts the rays cannot measure
+    // take the median scale, when at least half of the parts were measured
+    let fallback =
+        (!known.is_empty() && 2 * known.len() >= scales.len()).then(|| known[known.len() / 2]);
+    let mut si = scales.into_iter();
+    for b in out.bones.iter_mut() {
+        if !b.part {
+            continue;
+        }
+        if let Some(q) = si.next().flatten().or(fallback) {
+            for r in b.radii.iter_mut() {
+                *r = r.min(q * *r + FIT_MARGIN);
+            }
         }
     }
     out
