@@ -1078,3 +1078,27 @@ fn shift_change_measures_the_part_alone() {
     let v = shift_change(&half, 3, 0);
     assert!((v - 6.0 / 103.0).abs() < 1e-9, "{v}");
 }
+
+/// The fit shrink (a part of the slicing confidence): about 0.1 on a declaration written as the
+/// docs ask (radii a little wider than the paint), about 0 on the tube-painted biped, and about
+/// 0.5 with every radius doubled (the confidence control), which the fit otherwise corrects.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "4.3 Mpx: run in release by `make test-rig`"
+)]
+fn the_fit_shrink_tells_a_wide_declaration() {
+    use re2d::rig::slice::{Rule, doubled, ownership_with_ink};
+    let girl = case(drawings::girl());
+    let ink = re2d::rig::ink::ink(&girl.sil).mask;
+    let ours = ownership_with_ink(&girl.sk, &girl.sil, Rule::Paint, &ink).fit_shrink;
+    let bad = ownership_with_ink(&doubled(&girl.sk), &girl.sil, Rule::Paint, &ink).fit_shrink;
+    let tubes = ownership_with_ink(&girl.sk, &girl.sil, Rule::Tubes, &ink).fit_shrink;
+    assert!((0.05..0.2).contains(&ours), "girl {ours:.3}");
+    assert!(bad > 0.4, "girl, radii doubled {bad:.3}");
+    assert_eq!(tubes, 0.0);
+    let b = biped();
+    let ink = re2d::rig::ink::ink(&b.sil).mask;
+    let exact = ownership_with_ink(&b.sk, &b.sil, Rule::Paint, &ink).fit_shrink;
+    assert!(exact < 0.03, "biped {exact:.3}");
+}

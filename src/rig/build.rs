@@ -1014,11 +1014,12 @@ pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidenc
     let ctl = control.map(|k| k.doubt());
     json!({
         "tie_share": c.tie_share(), "unpainted_border_share": c.unpainted_share(),
-        "seed_disagreement": c.seed_disagreement, "tube_excess": c.tube_excess(), "doubt": doubt,
+        "seed_disagreement": c.seed_disagreement, "tube_excess": c.tube_excess(),
+        "fit_shrink": c.fit_shrink, "doubt": doubt,
         "parts": parts,
         "control": control.map(|k| json!({"what": "every radius doubled", "tie_share": k.tie_share(),
             "unpainted_border_share": k.unpainted_share(), "seed_disagreement": k.seed_disagreement,
-            "tube_excess": k.tube_excess(), "doubt": k.doubt()})),
+            "tube_excess": k.tube_excess(), "fit_shrink": k.fit_shrink, "doubt": k.doubt()})),
         "threshold": {"control_doubt_above_ours_by": CONFIDENCE_MARGIN},
         "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN),
     })

@@ -78,8 +78,9 @@
 //!   pixels decided by geometry, paint or a tie-break; the part-to-part
 //!   border pixel pairs and those on no painted edge; the seed
 //!   disagreement; the tube excess (the share of the tubes' pixels another
-//!   bone owns). *Doubt* = the mean of the tie share, the unpainted-border
-//!   share, the seed disagreement and the tube excess. Its control is the same
+//!   bone owns); the fit shrink ([`fit_shrink`]). *Doubt* = the mean of the
+//!   tie share, the unpainted-border share, the seed disagreement, the tube
+//!   excess and the fit shrink. Its control is the same
 //!   drawing with every radius doubled ([`doubled`]).
 //! - **Crop**: the part's pixels' bounding box plus [`MARGIN`] px, clipped to
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
@@ -200,6 +201,8 @@ pub struct Confidence {
     pub tube_px: u64,
     /// Of them, pixels another bone owns.
     pub tube_other: u64,
+    /// How much the fit shrank the declared tubes (see [`fit_shrink`]).
+    pub fit_shrink: f64,
 }
 
 impl Confidence {
@@ -226,12 +229,17 @@ impl Confidence {
     }
 
     /// The doubt score: the mean of the tie share, the unpainted-border
-    /// share, the seed disagreement and the tube excess (0 = every contested
-    /// pixel decided by paint, every border on a painted edge, every region
-    /// of paint seeded by one bone, every tube holding its own part only).
+    /// share, the seed disagreement, the tube excess and the fit shrink (0 =
+    /// every contested pixel decided by paint, every border on a painted
+    /// edge, every region of paint seeded by one bone, every tube holding its
+    /// own part only and drawn along its paint).
     pub fn doubt(&self) -> f64 {
-        (self.tie_share() + self.unpainted_share() + self.seed_disagreement + self.tube_excess())
-            / 4.0
+        (self.tie_share()
+            + self.unpainted_share()
+            + self.seed_disagreement
+            + self.tube_excess()
+            + self.fit_shrink)
+            / 5.0
     }
 
     /// Share of the tubes' pixels that another bone owns (a tube much wider
@@ -248,6 +256,7 @@ pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidenc
     let mut c = Confidence {
         parts: vec![[0; 3]; sk.bones.len()],
         seed_disagreement: own.seed_disagreement,
+        fit_shrink: own.fit_shrink,
         ..Confidence::default()
     };
     for i in 0..w * h {
@@ -547,6 +556,9 @@ pub struct Ownership {
     /// Share of the seed votes that lost to another bone's in their region
     /// of paint (0 for the tube rule).
     pub seed_disagreement: f64,
+    /// How much the fit shrank the declared tubes ([`fit_shrink`]; 0 for
+    /// the tube rule).
+    pub fit_shrink: f64,
 }
 
 /// Rays per side and step along a segment when fitting tubes to the paint (px).
@@ -711,9 +723,11 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bool]) -> Ownership {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let fit;
+    let mut shrink = 0.0;
     let sk = match rule {
         Rule::Paint => {
             fit = fitted(sk, sil, ink);
+            shrink = fit_shrink(sk, &fit);
             &fit
         }
         Rule::Tubes => sk,
@@ -751,7 +765,23 @@ pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bo
         owner,
         how: howv,
         seed_disagreement,
+        fit_shrink: shrink,
     }
+}
+
+/// How much the fit shrank the declaration: over the bones with a part,
+/// the mean of `1 − Σ fitted radii / Σ declared radii` (a declaration a
+/// little wider than the paint: about 0.1; every radius doubled: about 0.5).
+pub fn fit_shrink(declared: &Skeleton, fit: &Skeleton) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for (a, b) in declared.bones.iter().zip(&fit.bones) {
+        if a.part {
+            let (ra, rb): (f64, f64) = (a.radii.iter().sum(), b.radii.iter().sum());
+            sum += 1.0 - rb / ra.max(1e-9);
+            n += 1;
+        }
+    }
+    sum / n.max(1) as f64
 }
 
 /// Claims of the paint rule that enter no other tube for free: a step to a
@@ -1125,6 +1155,7 @@ fn unseeded_regions(
     let mut region = Vec::new();
     let mut stack = Vec::new();
     let mut band: Vec<(usize, u32)> = Vec::new();
+    let mut touched = Vec::new();
     let mut reached = vec![false; w * h];
     for s in 0..w * h {
         if !free(s) || seen[s] {
@@ -1142,13 +1173,16 @@ fn unseeded_regions(
                 }
             }
         }
-        // through the ink around the region, to the claimed paint beyond
-        let mut per: std::collections::BTreeMap<u8, (u64, [f64; 3])> = Default::default();
+        // through the ink around the region, to the claimed paint beyond:
+        // the pixels each part has there
+        let mut per: std::collections::BTreeMap<u8, u64> = Default::default();
         band.clear();
+        touched.clear();
         for &i in &region {
             for j in nbrs(i).into_iter().flatten() {
                 if ink[j] && !reached[j] {
                     reached[j] = true;
+                    touched.push(j);
                     band.push((j, 1));
                 }
             }
@@ -1162,28 +1196,18 @@ fn unseeded_regions(
                     continue;
                 }
                 reached[j] = true;
+                touched.push(j);
                 if ink[j] {
                     if d < BEYOND {
                         band.push((j, d + 1));
                     }
                 } else if settled[j] != 0 && owner[j] != 0 {
-                    let e = per.entry(owner[j]).or_insert((0, [0.0; 3]));
-                    e.0 += 1;
-                    let c = rgb(j);
-                    for ch in 0..3 {
-                        e.1[ch] += c[ch];
-                    }
+                    *per.entry(owner[j]).or_insert(0) += 1;
                 }
             }
         }
-        for &(i, _) in &band {
+        for &i in &touched {
             reached[i] = false;
-        }
-        // (the claimed pixels marked on the way are cleared too)
-        for &i in &region {
-            for j in nbrs(i).into_iter().flatten() {
-                reached[j] = false;
-            }
         }
         let mut mean = [0.0; 3];
         for &i in &region {
@@ -1194,7 +1218,7 @@ fn unseeded_regions(
         }
         let best = per
             .iter()
-            .filter(|(_, (n, _))| *n >= 8)
+            .filter(|&(_, &n)| n >= 8)
             .map(|(&l, _)| {
                 let (n, sum) = part_mean[l as usize];
                 let d: f64 = (0..3)
