@@ -27,7 +27,9 @@
 //!   2. *Regions of paint*: the 4-connected components of pixels off edges
 //!      and ink. In each, a bone keeps its candidates only with at least
 //!      [`SEED_SHARE`] of the votes (candidate pixels) of the region's best
-//!      bone. The share of votes that lost is the *seed disagreement*.
+//!      bone; a bone outvoted in every region keeps its candidates in its
+//!      best region. The share of votes that lost is the *seed
+//!      disagreement*.
 //!   3. A two-label Dijkstra (4-connected, over pixels with alpha > 0, never
 //!      entering ink) of the geodesic distance from every bone's seeds:
 //!      crossing a painted edge costs its step / 8, a step to a pixel outside
@@ -883,6 +885,10 @@ fn paint_rule(
     let mut votes = vec![0u64; n];
     let mut stack = Vec::new();
     let mut members = Vec::new();
+    // per bone: whether it kept seeds somewhere, and its best region (votes,
+    // a pixel of it)
+    let mut kept = vec![false; n];
+    let mut best_region = vec![(0u64, 0usize); n];
     for s in 0..w * h {
         if !plain[s] || region_seen[s] {
             continue;
@@ -918,10 +924,47 @@ fn paint_rule(
         let total: u64 = votes.iter().sum();
         votes_all += total;
         votes_lost += total - best;
+        for (k, &v) in votes.iter().enumerate() {
+            if v > best_region[k].0 {
+                best_region[k] = (v, s);
+            }
+        }
         for &i in &members {
             let c = cand[i];
             if c != 0 && votes[c as usize - 1] as f64 >= SEED_SHARE * best as f64 {
                 seed[i] = c;
+                kept[c as usize - 1] = true;
+            }
+        }
+    }
+    // a bone outvoted everywhere keeps its seeds in its best region: losing
+    // every seed would make it partless on a vote
+    for k in 0..n {
+        let (v, s) = best_region[k];
+        if kept[k] || v == 0 {
+            continue;
+        }
+        // region_seen is set on every plain pixel: clear it as the walk's mark
+        region_seen[s] = false;
+        stack.push(s);
+        while let Some(i) = stack.pop() {
+            if cand[i] as usize == k + 1 {
+                seed[i] = k as u8 + 1;
+            }
+            let (x, y) = (i % w, i / w);
+            for j in [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if plain[j] && region_seen[j] {
+                    region_seen[j] = false;
+                    stack.push(j);
+                }
             }
         }
     }
