@@ -113,7 +113,10 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
             let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
             let (t, l2) = crate::math::nearest_on_segment(p, a, q);
             let (cx, cy) = (a[0] + t * dx, a[1] + t * dy);
-            let d = (p[0] - cx).hypot(p[1] - cy);
+            let (ex, ey) = (p[0] - cx, p[1] - cy);
+            // sqrt of the sum, not hypot: the coordinates are small (a drawing's
+            // pixels), and this runs per pixel per tube
+            let d = (ex * ex + ey * ey).sqrt();
             let r = if l2 > 0.0 {
                 ra + (rb - ra) * t
             } else {

@@ -160,7 +160,9 @@ pub fn weights(scheme: Scheme, sk: &Skeleton, k: usize, p: [f64; 2]) -> Pairs {
                 let (a, q) = (s[0], s[1]);
                 let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
                 let (t, l2) = crate::math::nearest_on_segment(p, a, q);
-                let d = (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy);
+                let (ex, ey) = (p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+                // sqrt of the sum, not hypot (per texel; small coordinates)
+                let d = (ex * ex + ey * ey).sqrt();
                 if d < best.0 {
                     best = (d, total + t * l2.sqrt());
                 }
