@@ -567,7 +567,7 @@ pub struct Ownership {
 }
 
 /// Rays per side and step along a segment when fitting tubes to the paint (px).
-const FIT_STEP: f64 = 6.0;
+pub const FIT_STEP: f64 = 6.0;
 /// The fitted scale is this quantile of the rays' `stop / radius` (the
 /// median: rays may also stop early on lines crossing the part).
 pub const FIT_SHARE: f64 = 0.5;
@@ -578,7 +578,7 @@ pub const FIT_SPREAD: f64 = 0.1;
 /// A bone is fitted only from at least this many rays.
 pub const FIT_MIN: usize = 24;
 /// Margin added to a fitted radius (px).
-const FIT_MARGIN: f64 = 2.0;
+pub const FIT_MARGIN: f64 = 2.0;
 
 /// The declaration with each part's radii fitted to its paint: rays normal
 /// to each segment, every [`FIT_STEP`] px on both sides, march out from
