@@ -238,15 +238,7 @@ pub fn ink_owners(
 ) -> (Vec<u8>, Vec<bool>) {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = rank.len();
-    let nbrs = |i: usize| {
-        let (x, y) = (i % w, i / w);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ]
-    };
+    let nbrs = |i: usize| super::slice::neighbours4(i, w, h);
     let step = |i: usize, j: usize| -> u32 {
         let d = (0..3)
             .map(|c| (sil.rgba[i * 4 + c] as i32 - sil.rgba[j * 4 + c] as i32).abs())

@@ -371,6 +371,16 @@ impl Skeleton {
         });
         order
     }
+
+    /// Per bone its place in the drawing order from the front: 0 = the
+    /// nearest (the reverse of [`Skeleton::far_to_near`]).
+    pub fn near_rank(&self) -> Vec<usize> {
+        let mut rank = vec![0usize; self.bones.len()];
+        for (r, &k) in self.far_to_near().iter().rev().enumerate() {
+            rank[k] = r;
+        }
+        rank
+    }
 }
 
 fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bone, RigError> {

@@ -126,6 +126,21 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
         })
 }
 
+/// Calls `f` with every pixel of the figure (alpha > 0) inside the tube of
+/// `b`, row by row.
+pub fn for_tube_pixels(b: &Bone, sil: &Silhouette, mut f: impl FnMut(usize)) {
+    let w = sil.width as usize;
+    let [x0, y0, x1, y1] = tube_box(b, w, sil.height as usize);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let i = y * w + x;
+            if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+                f(i);
+            }
+        }
+    }
+}
+
 /// A tube's pixel bounding box `[x0, y0, x1, y1)` clipped to `w × h`.
 pub fn tube_box(b: &Bone, w: usize, h: usize) -> [usize; 4] {
     let r = b.radii.iter().copied().fold(0.0, f64::max);
@@ -294,16 +309,12 @@ pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidenc
         if !b.part || c.parts[k].iter().sum::<u64>() == 0 {
             continue;
         }
-        let [x0, y0, x1, y1] = tube_box(b, w, h);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let i = y * w + x;
-                if sil.alpha(i) >= 128 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
-                    c.tube_px += 1;
-                    c.tube_other += (own.owner[i] as usize != k + 1) as u64;
-                }
+        for_tube_pixels(b, sil, |i| {
+            if sil.alpha(i) >= 128 {
+                c.tube_px += 1;
+                c.tube_other += (own.owner[i] as usize != k + 1) as u64;
             }
-        }
+        });
     }
     c
 }
@@ -552,6 +563,42 @@ pub fn edges(sil: &Silhouette) -> Vec<u8> {
     e
 }
 
+/// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
+/// `None` off the grid).
+pub fn neighbours4(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
+    let (x, y) = (i % w, i / w);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < w).then(|| i + 1),
+        (y > 0).then(|| i - w),
+        (y + 1 < h).then(|| i + w),
+    ]
+}
+
+/// The 4-connected component of `pass` pixels around `s` (which passes and
+/// is not yet `seen`) into `members`, marking each `seen`.
+fn flood(
+    s: usize,
+    (w, h): (usize, usize),
+    pass: impl Fn(usize) -> bool,
+    seen: &mut [bool],
+    stack: &mut Vec<usize>,
+    members: &mut Vec<usize>,
+) {
+    members.clear();
+    seen[s] = true;
+    stack.push(s);
+    while let Some(i) = stack.pop() {
+        members.push(i);
+        for j in neighbours4(i, w, h).into_iter().flatten() {
+            if pass(j) && !seen[j] {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+}
+
 /// The ownership map and how each owner was decided.
 pub struct Ownership {
     /// Per pixel with alpha > 0: 1 + bone index (0 = background).
@@ -617,20 +664,9 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
         if !b.part {
             continue;
         }
-        let [x0, y0, x1, y1] = tube_box(b, wu, hu);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let i = y * wu + x;
-                if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
-                    near[i] = k as u8 + 1;
-                }
-            }
-        }
+        for_tube_pixels(b, sil, |i| near[i] = k as u8 + 1);
     }
-    let mut rank = vec![0usize; sk.bones.len()];
-    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
-        rank[k] = r;
-    }
+    let rank = sk.near_rank();
     let mut out = sk.clone();
     let mut ratios = Vec::new();
     let mut scales = Vec::new();
@@ -857,10 +893,7 @@ fn paint_rule(
         }
     };
     // rank: 0 = nearest
-    let mut rank = vec![0usize; n];
-    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
-        rank[k] = r;
-    }
+    let rank = sk.near_rank();
     let nr = n as u64;
     // seed candidates: plain pixels where the bone's inner zone is the
     // nearest inner zone; a bone without any seeds on the part of its core
@@ -896,27 +929,14 @@ fn paint_rule(
         if !plain[s] || region_seen[s] {
             continue;
         }
-        region_seen[s] = true;
-        stack.push(s);
-        members.clear();
-        while let Some(i) = stack.pop() {
-            members.push(i);
-            let (x, y) = (i % w, i / w);
-            for j in [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if plain[j] && !region_seen[j] {
-                    region_seen[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
+        flood(
+            s,
+            (w, h),
+            |j| plain[j],
+            &mut region_seen,
+            &mut stack,
+            &mut members,
+        );
         votes.iter_mut().for_each(|v| *v = 0);
         for &i in &members {
             if cand[i] != 0 {
@@ -942,32 +962,25 @@ fn paint_rule(
     }
     // a bone outvoted everywhere keeps its seeds in its best region: losing
     // every seed would make it partless on a vote
+    let mut again: Vec<bool> = Vec::new();
     for k in 0..n {
         let (v, s) = best_region[k];
         if kept[k] || v == 0 {
             continue;
         }
-        // region_seen is set on every plain pixel: clear it as the walk's mark
-        region_seen[s] = false;
-        stack.push(s);
-        while let Some(i) = stack.pop() {
+        again.resize(w * h, false);
+        again.fill(false);
+        flood(
+            s,
+            (w, h),
+            |j| plain[j],
+            &mut again,
+            &mut stack,
+            &mut members,
+        );
+        for &i in &members {
             if cand[i] as usize == k + 1 {
                 seed[i] = k as u8 + 1;
-            }
-            let (x, y) = (i % w, i / w);
-            for j in [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if plain[j] && region_seen[j] {
-                    region_seen[j] = false;
-                    stack.push(j);
-                }
             }
         }
     }
@@ -1171,15 +1184,7 @@ fn unseeded_regions(
     howv: &mut [u8],
 ) {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let nbrs = |i: usize| {
-        let (x, y) = (i % w, i / w);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ]
-    };
+    let nbrs = |i: usize| neighbours4(i, w, h);
     let rgb = |i: usize| -> [f64; 3] {
         let p = &sil.rgba[i * 4..i * 4 + 3];
         [p[0] as f64, p[1] as f64, p[2] as f64]
@@ -1207,18 +1212,7 @@ fn unseeded_regions(
         if !free(s) || seen[s] {
             continue;
         }
-        region.clear();
-        seen[s] = true;
-        stack.push(s);
-        while let Some(i) = stack.pop() {
-            region.push(i);
-            for j in nbrs(i).into_iter().flatten() {
-                if free(j) && !seen[j] {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
+        flood(s, (w, h), free, &mut seen, &mut stack, &mut region);
         // through the ink around the region, to the claimed paint beyond:
         // the pixels each part has there
         let mut per: std::collections::BTreeMap<u8, u64> = Default::default();
@@ -1446,10 +1440,7 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
     }
     // place nearest-first: a part's hidden fill never covers the visible
     // paint of a part behind it
-    let mut place = vec![0usize; nb];
-    for (r, &k) in sk.far_to_near().iter().rev().enumerate() {
-        place[k] = r;
-    }
+    let place = sk.near_rank();
     let mut parts = Vec::with_capacity(nb);
     let mut warnings = Vec::new();
     for (k, b) in sk.bones.iter().enumerate() {
@@ -1457,17 +1448,12 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
         // the figure inside the tube, by owner (for the culprits)
         let mut by = vec![0u64; nb];
         let mut tube_px = 0u64;
-        for y in tb[1]..tb[3] {
-            for x in tb[0]..tb[2] {
-                let i = y * w + x;
-                if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
-                    tube_px += 1;
-                    if owner[i] > 0 {
-                        by[owner[i] as usize - 1] += 1;
-                    }
-                }
+        for_tube_pixels(b, sil, |i| {
+            tube_px += 1;
+            if owner[i] > 0 {
+                by[owner[i] as usize - 1] += 1;
             }
-        }
+        });
         let partless = |tube_px| PartImage {
             name: b.name.clone(),
             bone: k,
