@@ -263,16 +263,7 @@ fn stream_order_and_index_spaces() {
     j["parts"][0]["texture"] = json!(null);
     let m2 = model_of(&j).unwrap();
     let ids = |c: Option<Control>| -> Vec<u64> {
-        let e = export(
-            &m2,
-            &Options {
-                control: c,
-                ..Options::default()
-            },
-        )
-        .unwrap();
-        read(&e.bytes)
-            .unwrap()
+        exported_with(&m2, c)
             .records
             .iter()
             .filter(|r| r.type_key == 100)
@@ -287,6 +278,19 @@ fn stream_order_and_index_spaces() {
     assert_eq!(ids(Some(Control::Tflip)), [0, 1, 0]);
 }
 
+/// `m` exported with the control `c` (none: the correct file) and read back.
+fn exported_with(m: &Model, c: Option<Control>) -> re2d::riv::read::RivFile {
+    let e = export(
+        m,
+        &Options {
+            control: c,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    read(&e.bytes).unwrap()
+}
+
 /// tflip with one image asset (a rig build's single texture page): rotating the asset indices
 /// would change nothing, so every U is mirrored (1 - u); with two assets the UVs stay as they are
 /// (the control's rotation does the breaking there).
@@ -294,16 +298,7 @@ fn stream_order_and_index_spaces() {
 fn tflip_mirrors_u_when_there_is_one_image_asset() {
     use re2d::riv::keys::{prop, ty};
     let us = |m: &Model, c: Option<Control>| -> Vec<f32> {
-        let e = export(
-            m,
-            &Options {
-                control: c,
-                ..Options::default()
-            },
-        )
-        .unwrap();
-        read(&e.bytes)
-            .unwrap()
+        exported_with(m, c)
             .records
             .iter()
             .filter(|r| r.type_key == ty::MESH_VERTEX)
