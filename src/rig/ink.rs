@@ -11,7 +11,13 @@
 //!   `(2·LINE_R + 1)²` square ([`LINE_R`]): thin lines stay, large areas
 //!   painted in the ink colour (dark hair, black shoes) do not; (b) lines of
 //!   any colour: a value at most [`DARK`] of the grey closing of the value
-//!   (the local bright level, same square) and at least [`CONTRAST`] below it.
+//!   (the local bright level, same square) and at least [`CONTRAST`] below it;
+//!   (c) lines in the ink colour on paint near it (dark trousers, a dark
+//!   sleeve), which (a) loses to the opening and (b) to the low contrast: a
+//!   pixel within [`TOLERANCE`] of the ink colour whose distance to it is at
+//!   least [`VALLEY`] below the grey closing of that distance (the paint
+//!   around, same square) and whose value is at least [`VALLEY`] below the
+//!   local bright level (a line is darker than its paint, never lighter).
 //! - **Ink**: the cores, plus the pixels within [`CORE_R`] of a core that are
 //!   at least halfway from the local bright level down to the ink's value
 //!   (the anti-aliased sides of a line).
@@ -37,6 +43,10 @@ pub const LINE_R: usize = 6;
 pub const DARK: f64 = 0.45;
 /// … and at least this much below it.
 pub const CONTRAST: i32 = 40;
+/// A line in the ink colour on paint near it: at least this much nearer the
+/// ink colour than the paint around (largest channel difference) and this
+/// much darker (value).
+pub const VALLEY: i32 = 6;
 /// The anti-aliased sides of a line: within this many pixels of a core.
 pub const CORE_R: usize = 3;
 /// Arrivals within this distance of the first one compete for an ink pixel.
@@ -215,6 +225,37 @@ pub fn ink(sil: &Silhouette) -> Ink {
             cores[i] = true;
         }
     }
+    // (c) thin lines in the ink colour on paint of a near colour
+    if let Some(c) = colour {
+        let to_ink: Vec<i32> = (0..w * h)
+            .map(|i| {
+                if sil.alpha(i) == 0 {
+                    255
+                } else {
+                    (0..3)
+                        .map(|k| (sil.rgba[i * 4 + k] as i32 - c[k] as i32).abs())
+                        .max()
+                        .unwrap_or(0)
+                }
+            })
+            .collect();
+        let around = square_filter(
+            &square_filter(&to_ink, w, h, LINE_R, true),
+            w,
+            h,
+            LINE_R,
+            false,
+        );
+        for i in 0..w * h {
+            if opaque(i)
+                && to_ink[i] <= TOLERANCE
+                && around[i] - to_ink[i] >= VALLEY
+                && bright[i] - v[i] >= VALLEY
+            {
+                cores[i] = true;
+            }
+        }
+    }
     // the anti-aliased sides: near a core, at least halfway down to the ink
     let ink_v = colour.map_or(0, |c| c[0].max(c[1]).max(c[2]) as i32);
     let near = box_count(&cores, w, h, CORE_R);
@@ -384,6 +425,35 @@ mod tests {
         assert!(at(6, 30) && at(30, 40), "outline and line");
         assert!(!at(60, 60), "the block's middle");
         assert!(!at(20, 20) && !at(30, 60), "light paint");
+    }
+
+    /// Dark trousers (58, 58, 72) under an outlined figure (ink 36, 26, 34):
+    /// a 7-px outline across them is ink, though it is neither a thin area
+    /// of the ink colour (the trousers are within the tolerance too) nor
+    /// contrasted enough against them; the trousers are not ink, and a line
+    /// lighter than paint darker than the ink (the control) is not ink.
+    #[test]
+    fn an_outline_on_paint_near_the_ink_colour_is_ink() {
+        let s = sil(120, 120, |x, y| {
+            if !(5..115).contains(&x) || !(5..115).contains(&y) {
+                [255, 0, 255, 0]
+            } else if x < 9 || x >= 111 || y < 9 || y >= 111 {
+                [36, 26, 34, 255]
+            } else if (40..47).contains(&y) {
+                [40, 32, 41, 255]
+            } else if y >= 70 && (60..63).contains(&x) {
+                [30, 28, 35, 255]
+            } else if y >= 70 {
+                [21, 20, 25, 255]
+            } else {
+                [58, 58, 72, 255]
+            }
+        });
+        let ink = ink(&s);
+        let at = |x: usize, y: usize| ink.mask[y * 120 + x];
+        assert!(at(30, 43) && at(80, 43), "the outline across the trousers");
+        assert!(!at(30, 25) && !at(80, 60), "the trousers");
+        assert!(!at(61, 90), "a lighter line on paint darker than the ink");
     }
 
     /// Two claimed parts meet at a line: the line goes to the tube owner
