@@ -5,7 +5,9 @@ use std::f64::consts::PI;
 use re2d::limits::Limits;
 use re2d::rig::bvh::{self, Bvh};
 use re2d::rig::motion::mapping::{End, segment};
-use re2d::rig::motion::{MotionBone, MotionOptions, Retargeted, retarget, retarget_with_report};
+use re2d::rig::motion::{
+    Bend, MotionBone, MotionOptions, Retargeted, retarget, retarget_with_report,
+};
 
 fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBone {
     MotionBone {
@@ -14,6 +16,7 @@ fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBo
         start: s,
         end: e,
         joint: None,
+        bend: Bend::Normal,
     }
 }
 

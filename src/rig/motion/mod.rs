@@ -114,6 +114,24 @@ pub struct MotionBone {
     /// drawn pose — a declaration with a `mocap` map leaves its other bones
     /// unmapped, rig.md §1).
     pub joint: Option<String>,
+    /// Which way its joint with its parent bends (the declaration's `bend`).
+    pub bend: Bend,
+}
+
+/// Which way a bone bends at the joint with its parent, relative to the
+/// capture joint driving it (the declaration's optional `"bend"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bend {
+    /// `"normal"` (the default): as the capture bends (a knee, an elbow).
+    #[default]
+    Normal,
+    /// `"reversed"`: the bone's angle relative to its parent is the
+    /// capture's negated — its target world angle is mirrored about its
+    /// parent's, `world' = 2·parent world − world` (a quadruped's hock,
+    /// whose hind leg bends the other way from a human knee). Only a long
+    /// limb or a trunk piece with a parent is mirrored; on any other bone it
+    /// has no effect, with a warning.
+    Reversed,
 }
 
 /// The joints of the two legs, by name: hip, knee, ankle.
