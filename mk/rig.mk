@@ -47,7 +47,10 @@ bench-rig: release
 # jump and wave must follow each capture within 1° RMS per bone outside the seam and walk
 # plausibly; the same drawing built with `facing` flipped must fail the plausibility check (the
 # negative control, exit 1 with its FAIL line, not a crash); and a Z-up, MotionBuilder-named copy
-# of the walk (a capture the project has never seen) must build and pass.
+# of the walk (a capture the project has never seen) must build and pass. The generated quadruped built with
+# the walk must pass too (its fore knees fold back like knees; its hocks, declared `"bend": "reversed"`, the
+# other way); its control, the same declaration without the `"bend": "reversed"`, built and judged against
+# the declaration that has it, must fail the hock check (exit 1 with its FAIL line).
 MOTION_DIR := target/test-motion
 MOCAP      := assets/mocap
 MOTION_ARGS := --motion walk=$(MOCAP)/cmu-131-01-walk.bvh --motion jump=$(MOCAP)/fair1-jumping.bvh \
@@ -75,3 +78,19 @@ test-motion: release
 	  --out $(MOTION_DIR)/zup
 	$(PY) tools/motion_judge.py judge --build $(MOTION_DIR)/zup --skeleton $(MOTION_DIR)/d/biped.skeleton.json \
 	  --bvh walk=$(MOTION_DIR)/walk-zup-motionbuilder.bvh
+	target/release/re2d rig build $(MOTION_DIR)/d/quadruped.skeleton.json --motion walk=$(MOCAP)/cmu-131-01-walk.bvh \
+	  --out $(MOTION_DIR)/quadruped
+	$(PY) tools/motion_judge.py judge --build $(MOTION_DIR)/quadruped --skeleton $(MOTION_DIR)/d/quadruped.skeleton.json \
+	  --bvh walk=$(MOCAP)/cmu-131-01-walk.bvh
+	@test "$$(grep -c '"bend": "reversed"' $(MOTION_DIR)/d/quadruped.skeleton.json)" = 2 || { \
+	  echo "test-motion: FAILED: the quadruped does not declare its two hocks \"bend\": \"reversed\""; exit 1; }
+	@sed 's/, "bend": "reversed"//' $(MOTION_DIR)/d/quadruped.skeleton.json > $(MOTION_DIR)/d/unbent.skeleton.json
+	@! grep -q '"bend"' $(MOTION_DIR)/d/unbent.skeleton.json || { echo "test-motion: FAILED: the control still declares a bend"; exit 1; }
+	target/release/re2d rig build $(MOTION_DIR)/d/unbent.skeleton.json --motion walk=$(MOCAP)/cmu-131-01-walk.bvh \
+	  --out $(MOTION_DIR)/unbent
+	@set +e; $(PY) tools/motion_judge.py judge --build $(MOTION_DIR)/unbent --skeleton $(MOTION_DIR)/d/quadruped.skeleton.json \
+	  --bvh walk=$(MOCAP)/cmu-131-01-walk.bvh > $(MOTION_DIR)/unbent.txt 2>&1; rc=$$?; set -e; \
+	  grep 'FAIL walk: plausibility: hock' $(MOTION_DIR)/unbent.txt | head -2; \
+	  if [ $$rc -ne 1 ] || ! grep -q 'FAIL walk: plausibility: hock .* the wrong way' $(MOTION_DIR)/unbent.txt; then \
+	    cat $(MOTION_DIR)/unbent.txt; echo "test-motion: FAILED: the quadruped without its reversed hocks was not caught (exit $$rc)"; exit 1; fi; \
+	  echo "test-motion: control ok: the quadruped without \"bend\": \"reversed\" fails the hock check"

@@ -5,7 +5,9 @@ use std::f64::consts::PI;
 use re2d::limits::Limits;
 use re2d::rig::bvh::{self, Bvh};
 use re2d::rig::motion::mapping::{End, segment};
-use re2d::rig::motion::{MotionBone, MotionOptions, Retargeted, retarget, retarget_with_report};
+use re2d::rig::motion::{
+    Bend, MotionBone, MotionOptions, Retargeted, retarget, retarget_with_report,
+};
 
 fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBone {
     MotionBone {
@@ -14,6 +16,7 @@ fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBo
         start: s,
         end: e,
         joint: None,
+        bend: Bend::Normal,
     }
 }
 
@@ -233,6 +236,99 @@ fn synthetic_cycle_is_detected() {
         assert_eq!(a[0].to_bits(), a[60].to_bits());
     }
     assert_eq!(r.walk.root_dy[0].to_bits(), r.walk.root_dy[60].to_bits());
+}
+
+/// `"bend": "reversed"` (a quadruped's hock): the bone's angle relative to
+/// its parent is the capture's negated. On the synthetic walker the near
+/// shin's delta becomes −ψ instead of ψ; the bones outside its chain are
+/// bit for bit those of the normal run; the fit is measured against the
+/// mirrored target. A parent without a capture joint is mirrored about as
+/// drawn; on an end segment or a root the bend has no effect and says so.
+#[test]
+fn a_reversed_bend_mirrors_the_bone_about_its_parent() {
+    let b = synth_bvh();
+    let opts = MotionOptions {
+        fps: 30.0,
+        cycle: Some((0.0, 120.0)),
+        ..MotionOptions::default()
+    };
+    let normal = retarget_with_report(&b, &side_view(), &opts).unwrap();
+    let mut bones = side_view();
+    bones[2].bend = Bend::Reversed;
+    let r = retarget_with_report(&b, &bones, &opts).unwrap();
+    let reversed: Vec<usize> = (0..bones.len()).filter(|&i| r.report.reversed[i]).collect();
+    assert_eq!(reversed, vec![2]);
+    assert!(normal.report.reversed.iter().all(|m| !m));
+    for k in 0..=30 {
+        let f = 4.0 * k as f64;
+        let sh = r.walk.angles[2][k];
+        assert!(
+            (sh + deg(r4(psi(f)))).abs() < 1e-5,
+            "key {k}: reversed shin {} vs −ψ {}",
+            sh.to_degrees(),
+            -psi(f)
+        );
+        for i in [0, 1, 4, 5, 6, 7] {
+            assert_eq!(
+                r.walk.angles[i][k].to_bits(),
+                normal.walk.angles[i][k].to_bits(),
+                "key {k}: bone {} changed",
+                bones[i].name
+            );
+        }
+    }
+    assert!(r.report.fit[2].rms < 1e-6, "{:?}", r.report.fit[2]);
+    // the mirrored shin stays within ±90° of its drawn pose (the foot, which
+    // keeps the capture's direction, may not)
+    assert!(
+        r.walk.warnings.iter().all(|w| !w.contains("'shin_near'")),
+        "{:?}",
+        r.walk.warnings
+    );
+
+    // a parent that follows no capture: mirrored about its drawn direction
+    // (a stalk hanging from the pelvis, drawn straight down like its tip)
+    let stalk = |bend: Bend| {
+        let mut v = vec![
+            bone("pelvis", None, [0.0, 0.0], [0.0, -20.0]),
+            bone("stalk", Some(0), [0.0, 0.0], [0.0, 100.0]),
+            bone("tip", Some(1), [0.0, 100.0], [0.0, 200.0]),
+        ];
+        v[2].joint = Some("LeftKnee".into());
+        v[2].bend = bend;
+        retarget_with_report(&b, &v, &opts).unwrap()
+    };
+    let (n, m) = (stalk(Bend::Normal), stalk(Bend::Reversed));
+    assert_eq!(m.report.rules[1], re2d::rig::motion::Rule::Drawn);
+    let swing = n.walk.angles[2]
+        .iter()
+        .fold(0.0f64, |a, x| a.max(x.abs()))
+        .to_degrees();
+    assert!(swing > 20.0, "the tip follows the shin: {swing}°");
+    for k in 0..=30 {
+        assert!(
+            (m.walk.angles[2][k] + n.walk.angles[2][k]).abs() < 1e-9,
+            "key {k}: {} vs {}",
+            m.walk.angles[2][k].to_degrees(),
+            n.walk.angles[2][k].to_degrees()
+        );
+    }
+
+    // no effect, with a warning: an end segment (the foot), a root
+    for i in [3, 0] {
+        let mut v = side_view();
+        v[i].bend = Bend::Reversed;
+        let e = retarget_with_report(&b, &v, &opts).unwrap();
+        assert_eq!(e.walk.angles, normal.walk.angles, "{}", v[i].name);
+        assert!(e.report.reversed.iter().all(|m| !m));
+        let said: Vec<&String> = e
+            .walk
+            .warnings
+            .iter()
+            .filter(|w| w.contains(&format!("'{}'", v[i].name)) && w.contains("no effect"))
+            .collect();
+        assert_eq!(said.len(), 1, "{}: {:?}", v[i].name, e.walk.warnings);
+    }
 }
 
 /// Explicit joints, the zero-offset rule and its errors.

@@ -4,7 +4,7 @@ use re2d::limits::Limits;
 use re2d::rig::bvh::{self, Bvh};
 use re2d::rig::motion::axes::Axis;
 use re2d::rig::motion::{
-    Mode, MotionBone, MotionOptions, Retargeted, Rule, SEAM_FRACTION, retarget_with_report,
+    Bend, Mode, MotionBone, MotionOptions, Retargeted, Rule, SEAM_FRACTION, retarget_with_report,
 };
 
 fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBone {
@@ -14,6 +14,7 @@ fn bone(name: &str, parent: Option<usize>, s: [f64; 2], e: [f64; 2]) -> MotionBo
         start: s,
         end: e,
         joint: None,
+        bend: Bend::Normal,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use re2d::limits::Limits;
 use re2d::rig::bvh;
-use re2d::rig::motion::{MotionBone, MotionOptions, retarget};
+use re2d::rig::motion::{Bend, MotionBone, MotionOptions, retarget};
 
 #[test]
 fn keys_are_bounded_by_the_limits_table() {
@@ -19,6 +19,7 @@ fn keys_are_bounded_by_the_limits_table() {
         start: [0.0, 0.0],
         end: [0.0, -10.0],
         joint: Some("Hips".into()),
+        bend: Bend::Normal,
     }];
     let o = MotionOptions {
         cycle: Some((0.0, 100.0)),

@@ -445,6 +445,42 @@ fn declaration_rules_and_codes() {
     );
 }
 
+/// A bone's optional `"bend"`: `"normal"` (the default) or `"reversed"`, carried to the
+/// motion bones; any other value, or `"reversed"` on a bone without a parent, is
+/// `E_RIG_BEND` naming the bone.
+#[test]
+fn a_bend_is_declared_per_bone_and_bad_ones_are_refused() {
+    use re2d::rig::motion::Bend;
+    let two = |root: &str, child: &str| {
+        with_bones(&format!(
+            r#"{{"name": "thigh", "points": [[10, 10], [10, 50]], "radius": 5{root}}},
+               {{"name": "hock", "parent": "thigh", "points": [[10, 50], [10, 90]], "radius": 4{child}}}"#
+        ))
+    };
+    let sk = parse(&two("", r#", "bend": "reversed""#)).expect("valid");
+    assert_eq!(sk.bones[0].bend, Bend::Normal);
+    assert_eq!(sk.bones[1].bend, Bend::Reversed);
+    let mb = sk.motion_bones();
+    assert_eq!((mb[0].bend, mb[1].bend), (Bend::Normal, Bend::Reversed));
+    for given in [r#", "bend": "normal""#, r#", "bend": null"#, ""] {
+        let sk = parse(&two("", given)).expect(given);
+        assert_eq!(sk.bones[1].bend, Bend::Normal, "{given}");
+    }
+    for (root, child) in [
+        ("", r#", "bend": "backwards""#),
+        ("", r#", "bend": "Reversed""#),
+        ("", r#", "bend": true"#),
+        ("", r#", "bend": -1"#),
+        (r#", "bend": "reversed""#, ""),
+    ] {
+        let e = parse(&two(root, child)).expect_err(child);
+        assert_eq!(e.code, "E_RIG_BEND", "{root}{child}: {e}");
+        let named = if root.is_empty() { "'hock'" } else { "'thigh'" };
+        assert!(e.message.contains(named), "{e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+}
+
 #[test]
 fn connectors_join_children_that_do_not_start_at_the_tip() {
     let sk = parse(&with_bones(

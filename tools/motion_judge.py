@@ -8,21 +8,31 @@ compares that with the clip's world angle per bone, read from `model.json`
 (the bones' rest angles plus the clip's keys, summed down the bone tree).
 
 What it takes from the build: which joint drives which bone and which rule it
-follows (`report.json`: the mapping is a declaration, not a result), the cut or
-excerpt (frames) and the seam width it claims (checked: at most 15 % of the
-cycle). What it computes: everything else.
+follows, and which bones it mirrored for a `"bend": "reversed"` (`report.json`:
+the mapping is a declaration, not a result), the cut or excerpt (frames) and the
+seam width it claims (checked: at most 15 % of the cycle). What it computes:
+everything else. What it expects of the anatomy comes from the declaration
+given with --skeleton (its `facing` and each bone's `bend`), not from the build.
 
 Checks, per clip:
   fit        per bone, RMS of clip − capture over the keys outside the seam
              (and outside keys clamped at the ±90° working-pose limit) <= 1°.
              Long limbs and trunk pieces are compared as they are; end segments
              (feet, toes, hands, head: the drawn pose plus the capture's change)
-             after removing one constant offset per bone.
+             after removing one constant offset per bone. A bone the build
+             mirrored (`reversed` in the report) is compared with the capture
+             mirrored about its parent: 2 · parent − capture (the parent's own
+             capture direction when it is a long limb or a trunk piece, else
+             the clip's parent).
   loop       a looped clip's first and last keys are equal.
   plausible  walks (looped clips): the knees bend the anatomical way for the
              drawing's facing (the shin turns back from the thigh: never more
              than 10° the other way, at least 20° the right way), the elbows
-             too (never more than 10° backwards), and the trunk stays within
+             too (never more than 10° backwards), a quadruped's legs likewise
+             (fore_upper → fore_lower like a knee: the fore knee; hind_upper →
+             hind_lower: the hock), each pair the other way when the
+             declaration gives its lower bone `"bend": "reversed"` (a hock
+             turns forward from the upper bone), and the trunk stays within
              12° of upright (+1° slack) at every key where the capture's
              hips → neck line does.
 
@@ -337,6 +347,7 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
         fails.append(f"{name}: the seam blend spans {2 * seam} of {K} keys, more than 15 %")
     rows = []
     capture_angle = {}
+    # the capture's direction of every mapped bone, then the fit
     for bname, joint in jmap.items():
         if joint is None:
             continue
@@ -362,22 +373,38 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
                 p1, q1 = seg_points(joints, R1, P1, j, end)
             p, q = p0 + (p1 - p0) * a, q0 + (q1 - q0) * a
             cap.append(project(q - p))
-        cap = np.array(cap)
-        capture_angle[bname] = cap
-        d = np.array([wrap(x) for x in world[bname] - cap])
+        capture_angle[bname] = np.array(cap)
+    mirrored = set(m.get("reversed", []))
+    for bname, joint in jmap.items():
+        if joint is None:
+            continue
+        rule = rules[bname]
+        cap = capture_angle[bname]
         keep = np.ones(K + 1, bool)
         keep[:seam] = False
         if seam:
             keep[K - seam + 1:] = False
         if bname in deltas:
             keep &= np.abs(deltas[bname]) < CLAMP - 1e-9
+        if bname in mirrored:
+            parent = bones[bname]["parent"]
+            prule = rules.get(parent, "drawn")
+            if prule == "limb" or prule.startswith("trunk"):
+                pw = capture_angle[parent]
+            else:
+                pw = world[parent]
+                if parent in deltas:
+                    keep &= np.abs(deltas[parent]) < CLAMP - 1e-9
+            cap = 2.0 * pw - cap
+        d = np.array([wrap(x) for x in world[bname] - cap])
         if rule == "end" and keep.any():
             off = math.atan2(np.sin(d[keep]).mean(), np.cos(d[keep]).mean())
             d = np.array([wrap(x - off) for x in d])
         dd = np.degrees(np.abs(d[keep])) if keep.any() else np.zeros(1)
         rms = float(np.sqrt((dd ** 2).mean()))
         mx = float(dd.max())
-        rows.append((bname, rule, rms, mx, int((~keep).sum())))
+        rows.append((bname, rule + (" mirrored" if bname in mirrored else ""), rms, mx,
+                     int((~keep).sum())))
         if rms > FIT_MAX_DEG:
             fails.append(f"{name}: {bname} follows the capture at RMS {rms:.3f}° > {FIT_MAX_DEG}°")
     print(f"clip {name} ({'looped' if looped else 'one-shot'}, {K + 1} keys, cut {s0:.2f}..{s1:.2f}, "
@@ -389,32 +416,48 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
         for bname, keys in clip["tracks"].items():
             if keys[0][1] != keys[-1][1]:
                 fails.append(f"{name}: {bname}'s loop does not close")
-        plausible(name, world, capture_angle, jmap, rules, facing_right, fails)
+        plausible(name, world, capture_angle, jmap, rules, bones, facing_right, fails)
 
 
-def plausible(name, world, capture, jmap, rules, facing_right, fails):
+def plausible(name, world, capture, jmap, rules, bones, facing_right, fails):
     s = 1.0 if facing_right else -1.0
     names = list(world)
 
     def pick(*words):
         return [n for n in names if all(w in n.lower() for w in words) and not n.endswith(".connector")]
+    # (what, upper bone, lower bone, +1: the lower turns back from the upper like a knee, -1:
+    # forward like an elbow, whether it must flex at least 20°)
     pairs = []
     for side in ("near", "far"):
         th, sh = pick("thigh", side), pick("shin", side)
         if th and sh:
-            pairs.append(("knee " + side, th[0], sh[0], +1))
+            pairs.append(("knee " + side, th[0], sh[0], +1, True))
         ua, fa = pick("upper", "arm", side), pick("forearm", side)
         if ua and fa:
-            pairs.append(("elbow " + side, ua[0], fa[0], -1))
+            pairs.append(("elbow " + side, ua[0], fa[0], -1, False))
+        # a quadruped: the fore knee (the carpus) folds back like a human knee; the hind leg's
+        # lower joint is the hock, which the declaration says bends the other way
+        fu, fl = pick("fore", "upper", side), pick("fore", "lower", side)
+        if fu and fl:
+            pairs.append(("fore knee " + side, fu[0], fl[0], +1, True))
+        hu, hl = pick("hind", "upper", side), pick("hind", "lower", side)
+        if hu and hl:
+            pairs.append(("hock " + side, hu[0], hl[0], +1, True))
     if not pairs:
-        fails.append(f"{name}: plausibility: no thigh/shin or upper arm/forearm bones to judge")
-    for what, a, b, sign in pairs:
+        fails.append(f"{name}: plausibility: no thigh/shin, upper arm/forearm or fore/hind "
+                     "upper/lower leg bones to judge")
+    for what, a, b, sign, must_flex in pairs:
+        reversed_ = bones.get(b, {}).get("bend") == "reversed"
+        if reversed_:
+            sign = -sign
         flex = np.degrees([wrap(x) for x in (world[b] - world[a])]) * s * sign
         lo, hi = float(flex.min()), float(flex.max())
-        print(f"  plausibility: {what}: flexion {lo:.1f}°..{hi:.1f}° (facing {'right' if facing_right else 'left'})")
+        how = ", declared \"bend\": \"reversed\"" if reversed_ else ""
+        print(f"  plausibility: {what}: flexion {lo:.1f}°..{hi:.1f}° "
+              f"(facing {'right' if facing_right else 'left'}{how})")
         if lo < -10.0:
-            fails.append(f"{name}: plausibility: {what} bends {-lo:.1f}° the wrong way")
-        if what.startswith("knee") and hi < 20.0:
+            fails.append(f"{name}: plausibility: {what} bends {-lo:.1f}° the wrong way{how.replace(',', ' for', 1)}")
+        if must_flex and hi < 20.0:
             fails.append(f"{name}: plausibility: {what} never flexes 20° (max {hi:.1f}°)")
     trunk = [n for n in names if rules.get(n, "").startswith("trunk")]
     for t in trunk:

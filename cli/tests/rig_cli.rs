@@ -110,6 +110,10 @@ fn bad_skeletons_are_rejected_with_their_code_and_nothing_written() {
             Box::new(|v| bones(v)[6]["radius"] = Value::from(0.0)),
         ),
         (
+            "E_RIG_BEND",
+            Box::new(|v| bones(v)[5]["bend"] = Value::from("backwards")),
+        ),
+        (
             "E_RIG_RADIUS",
             Box::new(|v| bones(v)[6]["radius"] = Value::from(-3.0)),
         ),

@@ -912,7 +912,10 @@ pub fn motion_json(sk: &Skeleton, w: &Retargeted) -> Value {
             .map(|((b, f), _)| json!({"bone": b.name, "rms": f.rms, "max": f.max, "max_with_seam": f.max_all}))
             .collect::<Vec<_>>(),
         "closure_rad": r.closure, "root_closure_px": r.root_closure, "bob_scale": r.scale,
-        "clamped_keys": r.clamped, "warnings": w.walk.warnings,
+        "clamped_keys": r.clamped,
+        "reversed": sk.bones.iter().zip(&r.reversed).filter(|(_, m)| **m).map(|(b, _)| &b.name)
+            .collect::<Vec<_>>(),
+        "warnings": w.walk.warnings,
         "loop_closed": !w.walk.looped || (w.walk.angles.iter().all(|a| a.first() == a.last())
             && w.walk.root_dy.first() == w.walk.root_dy.last()),
     })

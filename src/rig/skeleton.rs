@@ -12,7 +12,10 @@
 //! coordinate or depth), `E_RIG_OUTSIDE` (a point outside the image),
 //! `E_RIG_BACKGROUND`, `E_RIG_FACING`, `E_RIG_MOCAP` (a mapping naming an
 //! unknown bone). A bone's optional `"part": false` declares it partless
-//! (`E_RIG_JSON` when it is not a boolean).
+//! (`E_RIG_JSON` when it is not a boolean); its optional `"bend"` is
+//! `"normal"` (the default) or `"reversed"` (its angle relative to its
+//! parent is the capture's negated: a quadruped's hock), `E_RIG_BEND` for
+//! any other value and for `"reversed"` on a bone without a parent.
 //!
 //! The declaration is the one skeleton type of the rig: [`Skeleton::motion_bones`]
 //! feeds `rig::motion`, the slicer reads the tubes, `build` the bone tree.
@@ -20,7 +23,7 @@
 use serde_json::{Map, Value};
 
 use super::RigError;
-use super::motion::MotionBone;
+use super::motion::{Bend, MotionBone};
 use crate::limits::{Limits, RIG_BYTES_PER_PIXEL, RIG_NAME_MAX_BYTES};
 
 /// What the background is (rig.md §1 `background`).
@@ -52,6 +55,10 @@ pub struct Bone {
     /// `"part": false` declares a bone without a part (no image, no mesh, no
     /// warning; it owns no pixel but still moves its children). Default true.
     pub part: bool,
+    /// `"bend": "reversed"` mirrors the bone's motion about its parent (its
+    /// joint bends the other way from the capture's: a quadruped's hock).
+    /// Default [`Bend::Normal`].
+    pub bend: Bend,
 }
 
 impl Bone {
@@ -339,6 +346,7 @@ impl Skeleton {
                     (None, true) => Some(String::new()),
                     (None, false) => None,
                 },
+                bend: b.bend,
             })
             .collect()
     }
@@ -477,6 +485,25 @@ fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bo
             ));
         }
     };
+    let bend = match o.get("bend") {
+        None | Some(Value::Null) => Bend::Normal,
+        Some(Value::String(s)) if s == "normal" => Bend::Normal,
+        Some(Value::String(s)) if s == "reversed" => {
+            if parent.is_none() {
+                return Err(bad(
+                    "E_RIG_BEND",
+                    format!("bone '{name}' has \"bend\": \"reversed\" but no parent to bend from"),
+                ));
+            }
+            Bend::Reversed
+        }
+        Some(v) => {
+            return Err(bad(
+                "E_RIG_BEND",
+                format!("bone '{name}' bend {v} is not \"normal\" or \"reversed\""),
+            ));
+        }
+    };
     Ok(Bone {
         name: name.to_string(),
         parent,
@@ -485,6 +512,7 @@ fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bo
         depth,
         joint: None,
         part,
+        bend,
     })
 }
 

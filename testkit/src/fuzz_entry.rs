@@ -385,6 +385,7 @@ pub fn bvh(data: &[u8]) {
             start,
             end,
             joint: None,
+            bend: motion::Bend::Normal,
         };
     let bones = [
         bone("pelvis", None, [100.0, 200.0], [100.0, 160.0]),

@@ -555,6 +555,7 @@ pub fn mocap_bones() -> Vec<re2d::rig::motion::MotionBone> {
                 w.y + b.length * w.angle.sin(),
             ],
             joint: None,
+            bend: re2d::rig::motion::Bend::Normal,
         })
         .collect()
 }

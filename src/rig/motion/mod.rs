@@ -38,6 +38,13 @@
 //!   ankle is within 20 % of its height range above its lowest), hands and
 //!   the head the circular mean over the cycle; for a one-shot, the first
 //!   key (the capture standing). So a foot drawn flat is flat in stance.
+//! - **Reversed bend** (a bone declared `"bend": "reversed"`, [`Bend`]): a
+//!   long limb's or trunk piece's target is mirrored about its parent's
+//!   world angle, `world' = 2·parent world − world` (the parent's target;
+//!   for a parent without one, the world angle its ancestors' targets and
+//!   the drawn pose give it), before the seam and the deltas, so the fit
+//!   measures the clip against the mirrored target. On a bone without a
+//!   parent or with another rule it has no effect (a warning).
 //! - **Deltas** are relative to the declared parent and to the drawn pose:
 //!   `delta = (world − parent world) − (drawn angle − drawn parent angle)`,
 //!   parents first with the parent's *clamped* world angle. A bone without
@@ -114,6 +121,24 @@ pub struct MotionBone {
     /// drawn pose — a declaration with a `mocap` map leaves its other bones
     /// unmapped, rig.md §1).
     pub joint: Option<String>,
+    /// Which way its joint with its parent bends (the declaration's `bend`).
+    pub bend: Bend,
+}
+
+/// Which way a bone bends at the joint with its parent, relative to the
+/// capture joint driving it (the declaration's optional `"bend"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bend {
+    /// `"normal"` (the default): as the capture bends (a knee, an elbow).
+    #[default]
+    Normal,
+    /// `"reversed"`: the bone's angle relative to its parent is the
+    /// capture's negated — its target world angle is mirrored about its
+    /// parent's, `world' = 2·parent world − world` (a quadruped's hock,
+    /// whose hind leg bends the other way from a human knee). Only a long
+    /// limb or a trunk piece with a parent is mirrored; on any other bone it
+    /// has no effect, with a warning.
+    Reversed,
 }
 
 /// The joints of the two legs, by name: hip, knee, ankle.
@@ -271,6 +296,9 @@ pub struct CycleReport {
     pub scale: f64,
     /// Per bone: keys whose delta was clamped.
     pub clamped: Vec<usize>,
+    /// Per bone: its target was mirrored about its parent's (a reversed
+    /// [`Bend`]).
+    pub reversed: Vec<bool>,
     /// Per bone: clip vs capture.
     pub fit: Vec<BoneFit>,
 }
@@ -660,6 +688,28 @@ pub fn retarget_with_report(
     // 1. Joints, rules and segments per bone; the legs (near, far).
     let joints = resolve(bvh, bones, facing, &mut warnings)?;
     let (rules, segs) = rules(bvh, bones, &order, &joints, &mut warnings);
+    let reversed: Vec<bool> = bones
+        .iter()
+        .zip(&rules)
+        .map(|(b, r)| {
+            b.bend == Bend::Reversed
+                && b.parent.is_some()
+                && matches!(r, Rule::Limb | Rule::Trunk(..))
+        })
+        .collect();
+    for (b, &m) in bones.iter().zip(&reversed) {
+        if b.bend == Bend::Reversed && !m {
+            warnings.push(format!(
+                "bone '{}': \"bend\": \"reversed\" has no effect: {}",
+                b.name,
+                if b.parent.is_none() {
+                    "it has no parent to bend from"
+                } else {
+                    "only a long limb or a trunk piece that follows the capture is mirrored"
+                }
+            ));
+        }
+    }
     let conv = mapping::convention(bvh);
     let conv_legs = conv.map(|c| {
         [
@@ -914,6 +964,14 @@ pub fn retarget_with_report(
             }
             _ => th.clone(),
         };
+        // a reversed bend: mirrored about the parent's world angle
+        let t = match bones[b].parent.filter(|_| reversed[b]) {
+            Some(p) => {
+                let pw = parent_world(p, &target, bones, &drawn);
+                t.iter().enumerate().map(|(k, w)| 2.0 * pw(k) - w).collect()
+            }
+            None => t,
+        };
         target[b] = Some(t);
     }
     // 6. The seam (cyclic): a local blend of the end-minus-start mismatch.
@@ -1062,6 +1120,7 @@ pub fn retarget_with_report(
         seam_keys: seam,
         scale,
         clamped,
+        reversed,
         fit,
     };
     Ok(Retargeted {
@@ -1075,6 +1134,28 @@ pub fn retarget_with_report(
         },
         report,
     })
+}
+
+/// Bone `p`'s world angle at key `k` before clamping: its target, or the
+/// nearest ancestor's target plus the drawn angle between them (a bone
+/// without a target keeps its drawn angle relative to its parent; a root
+/// without one, its drawn angle).
+fn parent_world<'a>(
+    p: usize,
+    target: &'a [Option<Vec<f64>>],
+    bones: &[MotionBone],
+    drawn: &'a [f64],
+) -> impl Fn(usize) -> f64 + 'a {
+    let mut a = p;
+    while target[a].is_none()
+        && let Some(q) = bones[a].parent
+    {
+        a = q;
+    }
+    move |k| match &target[a] {
+        Some(t) => t[k] + (drawn[p] - drawn[a]),
+        None => drawn[p],
+    }
 }
 
 /// The mean of the angles at the stance keys (the start point — the

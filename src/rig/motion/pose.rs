@@ -199,6 +199,7 @@ mod tests {
             start: s,
             end: e,
             joint: None,
+            bend: super::super::Bend::Normal,
         }
     }
 

@@ -138,6 +138,9 @@ pub struct Part {
     pub decl: Option<Tube>,
     /// Declared `"part": false` (a bone the user knows is hidden).
     pub no_part: bool,
+    /// Declared `"bend": "reversed"` (a joint that bends the other way from the capture's:
+    /// a quadruped's hock).
+    pub reversed: bool,
 }
 
 /// Light direction (x right, y down, z towards the viewer): from the upper front of a

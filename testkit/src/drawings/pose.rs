@@ -129,6 +129,7 @@ impl<'a> Builder<'a> {
             merge: Vec::new(),
             decl: None,
             no_part: false,
+            reversed: false,
         });
         self.parts.len() - 1
     }

@@ -6,7 +6,9 @@
 //!
 //! Its `mocap` map turns a biped capture into a trot: the hind legs take the capture's
 //! legs (near = Left) and the fore legs the opposite legs (near fore = Right), so diagonal
-//! pairs move together. Neck, head, ears and tail keep their drawn pose.
+//! pairs move together. Neck, head, ears and tail keep their drawn pose. The hind legs'
+//! lower bones (the hocks) are declared `"bend": "reversed"`: an animal's hock bends the
+//! other way from the human knee whose capture drives it.
 
 use super::paint::{Pt, Rgb, Shape, hex, mix};
 use super::part::{Detail, Part, Region};
@@ -295,34 +297,39 @@ pub fn parts(p: &Params, fit: &Fit) -> Vec<Part> {
     let hind = add(rump, [60.0, 70.0]);
     const RIGHT: [&str; 3] = ["RightHip", "RightKnee", "RightAnkle"];
     const LEFT: [&str; 3] = ["LeftHip", "LeftKnee", "LeftAnkle"];
-    // Declared in the order fore near, fore far, hind near, hind far (= `p.legs`).
+    // Declared in the order fore near, fore far, hind near, hind far (= `p.legs`); the last
+    // field: the lower bone bends the other way from the capture's knee (the hind hocks).
     let legs = [
         (
             ["fore_upper_near", "fore_lower_near", "fore_hoof_near"],
             fore,
             2,
             RIGHT,
+            false,
         ),
         (
             ["fore_upper_far", "fore_lower_far", "fore_hoof_far"],
             add(fore, [12.0, -8.0]),
             20,
             LEFT,
+            false,
         ),
         (
             ["hind_upper_near", "hind_lower_near", "hind_hoof_near"],
             hind,
             5,
             LEFT,
+            true,
         ),
         (
             ["hind_upper_far", "hind_lower_far", "hind_hoof_far"],
             add(hind, [12.0, -8.0]),
             17,
             RIGHT,
+            true,
         ),
     ];
-    for ((names, s, depth, joints), a) in legs.into_iter().zip(p.legs) {
+    for ((names, s, depth, joints, reversed), a) in legs.into_iter().zip(p.legs) {
         let far = depth > 10;
         let knee = polar(s, a[0], p.upper);
         let fetlock = polar(knee, a[1], p.lower);
@@ -350,6 +357,7 @@ pub fn parts(p: &Params, fit: &Fit) -> Vec<Part> {
             far,
             Some(joints[1]),
         );
+        b.parts[lo].reversed = reversed;
         let knee_mark = b.shape(Shape::Disc {
             c: knee,
             r: 22.0 * k,

@@ -1,8 +1,8 @@
 //! The skeleton declaration of a generated drawing, as rig.md §1 defines it: one bone per
 //! part in declaration order (the label of a bone is 1 + its index here), its polyline and
 //! per-point radius (the exact tube the part was painted in, or for a layered character the
-//! tube a user would draw, with `"part": false` where declared), parent, depth, `facing` and
-//! the `mocap` joint map. One bone per line, so a diff of two drawings reads well.
+//! tube a user would draw, with `"part": false` where declared), parent, depth, `"bend":
+//! "reversed"` where declared, `facing` and the `mocap` joint map. One bone per line, so a diff of two drawings reads well.
 
 use super::part::Part;
 
@@ -36,12 +36,13 @@ pub fn declaration(image: &str, background: &str, parts: &[Part], facing: &str) 
             None => String::new(),
         };
         out.push_str(&format!(
-            "    {{\"name\": {}{parent}, \"points\": [{}], \"radius\": [{}], \"depth\": {}{}}}{}\n",
+            "    {{\"name\": {}{parent}, \"points\": [{}], \"radius\": [{}], \"depth\": {}{}{}}}{}\n",
             text(p.name),
             pts.join(", "),
             radii.join(", "),
             p.depth,
             if p.no_part { ", \"part\": false" } else { "" },
+            if p.reversed { ", \"bend\": \"reversed\"" } else { "" },
             if i + 1 < parts.len() { "," } else { "" }
         ));
     }
