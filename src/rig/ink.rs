@@ -61,8 +61,30 @@ pub const CHANGE: i32 = 24;
 pub struct Ink {
     /// Per pixel: on a painted line.
     pub mask: Vec<bool>,
+    /// Per pixel: on a line found only by (c), a line in the ink colour on
+    /// paint near it (its cores and their sides): a fold drawn on dark
+    /// trousers looks the same as their outline, so the fitted tubes do not
+    /// stop at these lines (see [`Ink::strong`]).
+    pub faint: Vec<bool>,
     /// The ink colour read off the rim (`None`: no rim).
     pub colour: Option<[u8; 3]>,
+}
+
+impl Ink {
+    /// On a line found by (a) or (b): thin areas of the ink colour, thin
+    /// lines darker than their paint by a wide margin.
+    pub fn strong(&self, i: usize) -> bool {
+        self.mask[i] && !self.faint[i]
+    }
+
+    /// No ink (the tube rule does not look for lines).
+    pub fn none() -> Ink {
+        Ink {
+            mask: Vec::new(),
+            faint: Vec::new(),
+            colour: None,
+        }
+    }
 }
 
 fn value(sil: &Silhouette, i: usize) -> i32 {
@@ -226,6 +248,7 @@ pub fn ink(sil: &Silhouette) -> Ink {
         }
     }
     // (c) thin lines in the ink colour on paint of a near colour
+    let strong_cores = cores.clone();
     if let Some(c) = colour {
         let to_ink: Vec<i32> = (0..w * h)
             .map(|i| {
@@ -258,11 +281,20 @@ pub fn ink(sil: &Silhouette) -> Ink {
     }
     // the anti-aliased sides: near a core, at least halfway down to the ink
     let ink_v = colour.map_or(0, |c| c[0].max(c[1]).max(c[2]) as i32);
+    let side = |i: usize| opaque(i) && 2 * v[i] <= bright[i] + ink_v;
     let near = box_count(&cores, w, h, CORE_R);
-    let mask = (0..w * h)
-        .map(|i| cores[i] || (opaque(i) && near[i] > 0 && 2 * v[i] <= bright[i] + ink_v))
+    let mask: Vec<bool> = (0..w * h)
+        .map(|i| cores[i] || (near[i] > 0 && side(i)))
         .collect();
-    Ink { mask, colour }
+    let near = box_count(&strong_cores, w, h, CORE_R);
+    let faint = (0..w * h)
+        .map(|i| mask[i] && !(strong_cores[i] || (near[i] > 0 && side(i))))
+        .collect();
+    Ink {
+        mask,
+        faint,
+        colour,
+    }
 }
 
 /// Owners of the ink pixels (see the module doc). `owner` holds the claims

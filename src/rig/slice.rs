@@ -88,6 +88,7 @@
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
 
 use super::RigError;
+use super::ink::Ink;
 use super::silhouette::Silhouette;
 use super::skeleton::{Bone, Skeleton};
 
@@ -344,8 +345,8 @@ pub struct Slicing {
     pub how: Vec<u8>,
     /// The rule used.
     pub rule: Rule,
-    /// Per pixel: on a painted line (empty for the tube rule).
-    pub ink: Vec<bool>,
+    /// The painted lines (empty for the tube rule).
+    pub ink: super::ink::Ink,
     /// Parts, declaration order (a partless bone has a 0 × 0 image).
     pub parts: Vec<PartImage>,
     /// The truth-free confidence.
@@ -629,8 +630,8 @@ pub const FIT_MARGIN: f64 = 2.0;
 
 /// The declaration with each part's radii fitted to its paint: rays normal
 /// to each segment, every [`FIT_STEP`] px on both sides, march out from
-/// half the radius to the first background pixel or past the first line of
-/// ink (the outline's outer side). A ray that reaches the declared radius,
+/// half the radius to the first background pixel or past the first strong
+/// line of ink ([`Ink::strong`]: the outline's outer side). A ray that reaches the declared radius,
 /// or enters the declared tube of a nearer part first (what lies beyond may
 /// be that part's paint), says nothing. A bone's scale is the
 /// [`FIT_SHARE`] quantile of `stop / radius` over the rays that stopped,
@@ -642,7 +643,7 @@ pub const FIT_MARGIN: f64 = 2.0;
 /// `min(r, scale · r + FIT_MARGIN)`. A declared radius may be wider than
 /// the paint (docs/rig.md "How to draw one"); the fitted tubes are the
 /// prior of the paint rule.
-pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
+pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &Ink) -> Skeleton {
     let (w, h) = (sil.width as i64, sil.height as i64);
     let stop_at = |x: f64, y: f64| -> Option<bool> {
         let (xi, yi) = (x.floor() as i64, y.floor() as i64);
@@ -653,7 +654,7 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
         if sil.alpha(i) < 128 {
             None
         } else {
-            Some(ink[i])
+            Some(ink.strong(i))
         }
     };
     // 1 + the nearest declared tube containing each pixel
@@ -753,15 +754,15 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &[bool]) -> Skeleton {
 /// The ownership map of `rule` (see the module doc).
 pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
     let ink = match rule {
-        Rule::Paint => super::ink::ink(sil).mask,
-        Rule::Tubes => Vec::new(),
+        Rule::Paint => super::ink::ink(sil),
+        Rule::Tubes => Ink::none(),
     };
     ownership_with_ink(sk, sil, rule, &ink)
 }
 
 /// [`ownership`] with the drawing's ink already found (it does not depend
 /// on the declaration: the confidence control reuses it).
-pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bool]) -> Ownership {
+pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &Ink) -> Ownership {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let fit;
     let mut shrink = 0.0;
@@ -790,7 +791,9 @@ pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &[bo
                 };
             }
         }
-        Rule::Paint => seed_disagreement = paint_rule(sk, sil, &cv, ink, &mut owner, &mut howv),
+        Rule::Paint => {
+            seed_disagreement = paint_rule(sk, sil, &cv, &ink.mask, &mut owner, &mut howv)
+        }
     }
     for i in 0..w * h {
         if owner[i] == 0 && sil.alpha(i) > 0 {
@@ -1416,8 +1419,8 @@ pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
 pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing, RigError> {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let ink = match rule {
-        Rule::Paint => super::ink::ink(sil).mask,
-        Rule::Tubes => Vec::new(),
+        Rule::Paint => super::ink::ink(sil),
+        Rule::Tubes => Ink::none(),
     };
     let own = ownership_with_ink(sk, sil, rule, &ink);
     let confidence = confidence(sk, sil, &own);
