@@ -356,6 +356,7 @@ mod tests {
             height: h as u32,
             rgba,
             key: None,
+            edges: Default::default(),
         }
     }
 
