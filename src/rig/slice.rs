@@ -1079,6 +1079,7 @@ fn paint_rule(
         };
     }
     unseeded_regions(sil, ink, &settled, owner, howv);
+    drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
     let claims: Vec<u8> = (0..w * h)
         .map(|i| if ink[i] { 0 } else { owner[i] })
