@@ -119,7 +119,11 @@ fn opening(mask: &[u8], w: usize, h: usize, r: usize) -> Vec<u8> {
 /// quartile of value.
 fn rim_colour(sil: &Silhouette) -> Option<[u8; 3]> {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let bg: Vec<u8> = sil.rgba.chunks_exact(4).map(|p| (p[3] == 0) as u8).collect();
+    let bg: Vec<u8> = sil
+        .rgba
+        .chunks_exact(4)
+        .map(|p| (p[3] == 0) as u8)
+        .collect();
     let near_bg = dilate(&bg, w, h, 2);
     drop(bg);
     let rim: Vec<usize> = (0..w * h)
@@ -167,7 +171,13 @@ pub fn ink(sil: &Silhouette) -> Ink {
     let v: Vec<u8> = sil
         .rgba
         .chunks_exact(4)
-        .map(|p| if p[3] > 0 { p[0].max(p[1]).max(p[2]) } else { 0 })
+        .map(|p| {
+            if p[3] > 0 {
+                p[0].max(p[1]).max(p[2])
+            } else {
+                0
+            }
+        })
         .collect();
     let mut dil = square_filter::<true>(&v, w, h, LINE_R, 0);
     for (d, p) in dil.iter_mut().zip(sil.rgba.chunks_exact(4)) {
