@@ -72,40 +72,69 @@ pub fn filter_row(f: RowFilter, row: &[u8], prev: &[u8], out: &mut [u8]) {
     match f {
         RowFilter::None => out.copy_from_slice(row),
         RowFilter::Sub => {
-            out[..BPP.min(n)].copy_from_slice(&row[..BPP.min(n)]);
-            for i in BPP..n {
-                out[i] = row[i].wrapping_sub(row[i - BPP]);
+            let m = BPP.min(n);
+            out[..m].copy_from_slice(&row[..m]);
+            for ((o, &x), &a) in out[m..].iter_mut().zip(&row[m..]).zip(&row[..n - m]) {
+                *o = x.wrapping_sub(a);
             }
         }
         RowFilter::Up => {
-            for i in 0..n {
-                out[i] = row[i].wrapping_sub(prev[i]);
+            for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev) {
+                *o = x.wrapping_sub(b);
             }
         }
         RowFilter::Average => {
-            for i in 0..n {
-                let a = if i >= BPP { row[i - BPP] as u16 } else { 0 };
-                out[i] = row[i].wrapping_sub(((a + prev[i] as u16) >> 1) as u8);
+            let m = BPP.min(n);
+            for i in 0..m {
+                out[i] = row[i].wrapping_sub(prev[i] >> 1);
+            }
+            for (((o, &x), &a), &b) in out[m..]
+                .iter_mut()
+                .zip(&row[m..])
+                .zip(&row[..n - m])
+                .zip(&prev[m..])
+            {
+                *o = x.wrapping_sub(((a as u16 + b as u16) >> 1) as u8);
             }
         }
         RowFilter::Paeth => {
-            for i in 0..n {
-                let (a, c) = if i >= BPP {
-                    (row[i - BPP], prev[i - BPP])
-                } else {
-                    (0, 0)
-                };
-                out[i] = row[i].wrapping_sub(paeth(a, prev[i], c));
+            let m = BPP.min(n);
+            for i in 0..m {
+                out[i] = row[i].wrapping_sub(paeth(0, prev[i], 0));
+            }
+            for ((((o, &x), &a), &b), &c) in out[m..]
+                .iter_mut()
+                .zip(&row[m..])
+                .zip(&row[..n - m])
+                .zip(&prev[m..])
+                .zip(&prev[..n - m])
+            {
+                *o = x.wrapping_sub(paeth_select(a, b, c));
             }
         }
     }
 }
 
+/// [`paeth`] without branches (`p − a = b − c`, `p − b = a − c`,
+/// `p − c = a + b − 2c`), so the row loop vectorises.
+#[inline(always)]
+fn paeth_select(a: u8, b: u8, c: u8) -> u8 {
+    let (ia, ib, ic) = (a as i16, b as i16, c as i16);
+    let (pa, pb, pc) = ((ib - ic).abs(), (ia - ic).abs(), (ia + ib - 2 * ic).abs());
+    let bc = if pb <= pc { b } else { c };
+    if pa <= pb && pa <= pc { a } else { bc }
+}
+
 /// Sum of the filtered bytes read as signed values, by absolute value.
 fn cost(filtered: &[u8]) -> u64 {
+    // u32 sums over chunks (at most 128 per byte) vectorise
     filtered
-        .iter()
-        .map(|&v| u64::from((v as i8).unsigned_abs()))
+        .chunks(1 << 24)
+        .map(|c| {
+            c.iter()
+                .map(|&v| u32::from((v as i8).unsigned_abs()))
+                .sum::<u32>() as u64
+        })
         .sum()
 }
 

@@ -1121,6 +1121,19 @@ fn report(
 // ---- contact sheet ----
 
 fn downscale(rgba: &[u8], w: usize, h: usize, bg: [u8; 3]) -> (Vec<u8>, usize, usize) {
+    downscale_with(w, h, bg, |i| {
+        let p = &rgba[i * 4..i * 4 + 4];
+        [p[0], p[1], p[2], p[3]]
+    })
+}
+
+/// [`downscale`] of the image whose pixel `i` is `px(i)` (no full-size copy).
+fn downscale_with(
+    w: usize,
+    h: usize,
+    bg: [u8; 3],
+    px: impl Fn(usize) -> [u8; 4],
+) -> (Vec<u8>, usize, usize) {
     let f = SHEET_SCALE;
     let (tw, th) = (w.div_ceil(f), h.div_ceil(f));
     let mut out = vec![0u8; tw * th * 4];
@@ -1130,10 +1143,16 @@ fn downscale(rgba: &[u8], w: usize, h: usize, bg: [u8; 3]) -> (Vec<u8>, usize, u
             let mut n = 0u32;
             for y in ty * f..((ty + 1) * f).min(h) {
                 for x in tx * f..((tx + 1) * f).min(w) {
-                    let p = &rgba[(y * w + x) * 4..][..4];
-                    let a = p[3] as u32;
-                    for k in 0..3 {
-                        acc[k] += (p[k] as u32 * a + bg[k] as u32 * (255 - a)) / 255;
+                    let p = px(y * w + x);
+                    match p[3] {
+                        255 => (0..3).for_each(|k| acc[k] += p[k] as u32),
+                        0 => (0..3).for_each(|k| acc[k] += bg[k] as u32),
+                        a => {
+                            let a = a as u32;
+                            for k in 0..3 {
+                                acc[k] += (p[k] as u32 * a + bg[k] as u32 * (255 - a)) / 255;
+                            }
+                        }
                     }
                     n += 1;
                 }
@@ -1181,55 +1200,60 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
     let (drawing, tw, th) = downscale(&input.image.data, w, h, grey);
     panels.push(drawing);
     // the ownership map; white where a tie-break decided the owner
-    let own: Vec<u8> =
-        s.sl.labels(&s.sil)
-            .iter()
-            .zip(&s.sl.how)
-            .flat_map(|(&l, &hw)| {
-                if l > 0 && hw == super::slice::how::TIE {
-                    [255, 255, 255, 255]
-                } else {
-                    palette(l)
-                }
-            })
-            .collect();
-    panels.push(downscale(&own, w, h, grey).0);
-    panels.push(downscale(&v.image, w, h, grey).0);
-    let mut diff = vec![0u8; w * h * 4];
-    for i in 0..w * h {
-        let d = (0..3)
-            .map(|k| {
-                let a = v.image[i * 4 + k] as u32 * v.image[i * 4 + 3] as u32 / 255;
-                let b = s.sil.rgba[i * 4 + k] as u32 * s.sil.rgba[i * 4 + 3] as u32 / 255;
-                a.abs_diff(b)
-            })
-            .max()
-            .unwrap_or(0);
-        let a = v.image[i * 4 + 3].abs_diff(s.sil.rgba[i * 4 + 3]) as u32;
-        let g = (d.max(a) * 4).min(255) as u8;
-        diff[i * 4..i * 4 + 4].copy_from_slice(&[g, g, g, 255]);
-    }
-    panels.push(downscale(&diff, w, h, grey).0);
-    drop(diff);
-    let mut hid = s.sil.rgba.clone();
-    for px in hid.chunks_exact_mut(4) {
-        for k in 0..3 {
-            px[k] /= 3;
-        }
-    }
+    let (owner, how, sil) = (&s.sl.owner, &s.sl.how, &s.sil.rgba);
+    panels.push(
+        downscale_with(w, h, grey, |i| {
+            let l = if sil[i * 4 + 3] >= 128 { owner[i] } else { 0 };
+            if l > 0 && how[i] == super::slice::how::TIE {
+                [255, 255, 255, 255]
+            } else {
+                palette(l)
+            }
+        })
+        .0,
+    );
+    let reassembled = downscale(&v.image, w, h, grey).0;
+    panels.push(reassembled.clone());
+    let img = &v.image;
+    panels.push(
+        downscale_with(w, h, grey, |i| {
+            let d = (0..3)
+                .map(|k| {
+                    let a = img[i * 4 + k] as u32 * img[i * 4 + 3] as u32 / 255;
+                    let b = sil[i * 4 + k] as u32 * sil[i * 4 + 3] as u32 / 255;
+                    a.abs_diff(b)
+                })
+                .max()
+                .unwrap_or(0);
+            let a = img[i * 4 + 3].abs_diff(sil[i * 4 + 3]) as u32;
+            let g = (d.max(a) * 4).min(255) as u8;
+            [g, g, g, 255]
+        })
+        .0,
+    );
+    let mut hidden = vec![false; w * h];
     for p in &s.sl.parts {
         for y in 0..p.height {
             for x in 0..p.width {
                 if p.hidden[y * p.width + x] == 1 {
-                    let i = ((y + p.origin[1]) * w + x + p.origin[0]) * 4;
-                    hid[i..i + 4].copy_from_slice(&[255, 0, 255, 255]);
+                    hidden[(y + p.origin[1]) * w + x + p.origin[0]] = true;
                 }
             }
         }
     }
-    panels.push(downscale(&hid, w, h, grey).0);
-    drop(hid);
-    let mut meshes = downscale(&v.image, w, h, grey).0;
+    panels.push(
+        downscale_with(w, h, grey, |i| {
+            if hidden[i] {
+                [255, 0, 255, 255]
+            } else {
+                let p = &sil[i * 4..i * 4 + 4];
+                [p[0] / 3, p[1] / 3, p[2] / 3, p[3]]
+            }
+        })
+        .0,
+    );
+    drop(hidden);
+    let mut meshes = reassembled;
     let f = SHEET_SCALE as f64;
     // each adaptive mesh's every edge (dense only in the blend zones)
     for (k, pm) in m.meshes.iter().enumerate() {

@@ -30,7 +30,7 @@
 //!   the window: an outline between two parts belongs to the part in front.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use super::silhouette::Silhouette;
 
@@ -92,107 +92,74 @@ fn value(sil: &Silhouette, i: usize) -> i32 {
     p[0].max(p[1]).max(p[2]) as i32
 }
 
-/// Per pixel: the number of set pixels of `mask` in the `(2r + 1)²` square
-/// around it (clipped to the image).
-fn box_count(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<u32> {
-    let mut ii = vec![0u32; (w + 1) * (h + 1)];
+/// The `(2r + 1)²` square maximum (`MAX`) or minimum filter of `src`, the
+/// pixels outside the image taking the value `pad` (separable: a row pass,
+/// then a column pass; every pass takes the extremum of shifted slices, so
+/// the loops vectorise).
+fn square_filter<const MAX: bool>(src: &[u8], w: usize, h: usize, r: usize, pad: u8) -> Vec<u8> {
+    let op = |a: u8, b: u8| if MAX { a.max(b) } else { a.min(b) };
+    let mut tmp = vec![0u8; w * h];
+    let mut row = vec![pad; w + 2 * r];
     for y in 0..h {
-        let mut row = 0u32;
-        for x in 0..w {
-            row += mask[y * w + x] as u32;
-            ii[(y + 1) * (w + 1) + x + 1] = ii[y * (w + 1) + x + 1] + row;
+        row[r..r + w].copy_from_slice(&src[y * w..(y + 1) * w]);
+        let out = &mut tmp[y * w..(y + 1) * w];
+        out.copy_from_slice(&row[..w]);
+        for d in 1..=2 * r {
+            for (o, &v) in out.iter_mut().zip(&row[d..d + w]) {
+                *o = op(*o, v);
+            }
         }
     }
-    let mut out = vec![0u32; w * h];
+    let mut out = vec![0u8; w * h];
     for y in 0..h {
-        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
-        for x in 0..w {
-            let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
-            out[y * w + x] = ii[y1 * (w + 1) + x1] + ii[y0 * (w + 1) + x0]
-                - ii[y0 * (w + 1) + x1]
-                - ii[y1 * (w + 1) + x0];
-        }
-    }
-    out
-}
-
-/// Binary opening of `mask` by the `(2r + 1)²` square (outside the image is
-/// unset).
-fn opening(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<bool> {
-    let full = ((2 * r + 1) * (2 * r + 1)) as u32;
-    let eroded: Vec<bool> = box_count(mask, w, h, r)
-        .into_iter()
-        .map(|c| c == full)
-        .collect();
-    box_count(&eroded, w, h, r)
-        .into_iter()
-        .map(|c| c > 0)
-        .collect()
-}
-
-/// A sliding maximum (`max`) or minimum over `2r + 1` samples of `src`
-/// taken with `stride`, `n` of them, written to `dst` at the same places.
-#[allow(clippy::too_many_arguments)]
-fn slide(
-    src: &[i32],
-    dst: &mut [i32],
-    start: usize,
-    stride: usize,
-    n: usize,
-    r: usize,
-    max: bool,
-    dq: &mut VecDeque<usize>,
-) {
-    dq.clear();
-    let at = |k: usize| src[start + k * stride];
-    let better = |a: i32, b: i32| if max { a >= b } else { a <= b };
-    let mut next = 0usize;
-    for k in 0..n {
-        let hi = (k + r).min(n - 1);
-        while next <= hi {
-            while let Some(&b) = dq.back() {
-                if better(at(next), at(b)) {
-                    dq.pop_back();
-                } else {
-                    break;
+        let (lo, hi) = (y.saturating_sub(r), (y + r + 1).min(h));
+        let acc = &mut out[y * w..(y + 1) * w];
+        if hi - lo < 2 * r + 1 {
+            // the window leaves the image: the rows outside are `pad`
+            acc.fill(pad);
+            for yy in lo..hi {
+                for (o, &v) in acc.iter_mut().zip(&tmp[yy * w..(yy + 1) * w]) {
+                    *o = op(*o, v);
                 }
             }
-            dq.push_back(next);
-            next += 1;
-        }
-        while let Some(&f) = dq.front() {
-            if f + r < k {
-                dq.pop_front();
-            } else {
-                break;
+        } else {
+            acc.copy_from_slice(&tmp[lo * w..(lo + 1) * w]);
+            for yy in lo + 1..hi {
+                for (o, &v) in acc.iter_mut().zip(&tmp[yy * w..(yy + 1) * w]) {
+                    *o = op(*o, v);
+                }
             }
         }
-        dst[start + k * stride] = at(*dq.front().expect("window holds k"));
-    }
-}
-
-/// The square (`2r + 1`) maximum or minimum filter of `v`.
-fn square_filter(v: &[i32], w: usize, h: usize, r: usize, max: bool) -> Vec<i32> {
-    let mut dq = VecDeque::with_capacity(2 * r + 2);
-    let mut tmp = vec![0i32; w * h];
-    for y in 0..h {
-        slide(v, &mut tmp, y * w, 1, w, r, max, &mut dq);
-    }
-    let mut out = vec![0i32; w * h];
-    for x in 0..w {
-        slide(&tmp, &mut out, x, w, h, r, max, &mut dq);
     }
     out
+}
+
+/// Per pixel: some pixel of `mask` (0 or 1 per pixel) is set in the
+/// `(2r + 1)²` square around it (a binary dilation).
+fn dilate(mask: &[u8], w: usize, h: usize, r: usize) -> Vec<u8> {
+    square_filter::<true>(mask, w, h, r, 0)
+}
+
+/// Binary opening of `mask` (0 or 1 per pixel) by the `(2r + 1)²` square
+/// (outside the image is unset).
+fn opening(mask: &[u8], w: usize, h: usize, r: usize) -> Vec<u8> {
+    let eroded = square_filter::<false>(mask, w, h, r, 0);
+    dilate(&eroded, w, h, r)
 }
 
 /// The ink colour: mean of the rim pixels at or below the rim's lower
 /// quartile of value.
 fn rim_colour(sil: &Silhouette) -> Option<[u8; 3]> {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let bg: Vec<bool> = (0..w * h).map(|i| sil.alpha(i) == 0).collect();
-    let near_bg = box_count(&bg, w, h, 2);
+    let bg: Vec<u8> = sil
+        .rgba
+        .chunks_exact(4)
+        .map(|p| (p[3] == 0) as u8)
+        .collect();
+    let near_bg = dilate(&bg, w, h, 2);
+    drop(bg);
     let rim: Vec<usize> = (0..w * h)
-        .filter(|&i| sil.alpha(i) >= 128 && near_bg[i] > 0)
+        .filter(|&i| near_bg[i] > 0 && sil.alpha(i) >= 128)
         .collect();
     if rim.is_empty() {
         return None;
@@ -216,79 +183,90 @@ fn rim_colour(sil: &Silhouette) -> Option<[u8; 3]> {
 pub fn ink(sil: &Silhouette) -> Ink {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let colour = rim_colour(sil);
-    let opaque = |i: usize| sil.alpha(i) >= 128;
     // (a) thin lines in the ink colour
-    let mut cores = vec![false; w * h];
+    let mut cores = vec![0u8; w * h];
     if let Some(c) = colour {
-        let like: Vec<bool> = (0..w * h)
-            .map(|i| {
-                opaque(i)
-                    && (0..3).all(|k| (sil.rgba[i * 4 + k] as i32 - c[k] as i32).abs() <= TOLERANCE)
+        let like: Vec<u8> = sil
+            .rgba
+            .chunks_exact(4)
+            .map(|p| {
+                (p[3] >= 128 && (0..3).all(|k| (p[k] as i32 - c[k] as i32).abs() <= TOLERANCE))
+                    as u8
             })
             .collect();
         let thick = opening(&like, w, h, LINE_R);
-        for i in 0..w * h {
-            cores[i] = like[i] && !thick[i];
+        for ((o, &l), &t) in cores.iter_mut().zip(&like).zip(&thick) {
+            *o = l & (t ^ 1);
         }
     }
     // (b) thin dark lines of any colour, against the grey closing
-    let v: Vec<i32> = (0..w * h)
-        .map(|i| if sil.alpha(i) > 0 { value(sil, i) } else { 0 })
+    let v: Vec<u8> = sil
+        .rgba
+        .chunks_exact(4)
+        .map(|p| {
+            if p[3] > 0 {
+                p[0].max(p[1]).max(p[2])
+            } else {
+                0
+            }
+        })
         .collect();
-    let mut dil = square_filter(&v, w, h, LINE_R, true);
-    for (i, d) in dil.iter_mut().enumerate() {
-        if sil.alpha(i) == 0 {
+    let mut dil = square_filter::<true>(&v, w, h, LINE_R, 0);
+    for (d, p) in dil.iter_mut().zip(sil.rgba.chunks_exact(4)) {
+        if p[3] == 0 {
             *d = 255;
         }
     }
-    let bright = square_filter(&dil, w, h, LINE_R, false);
-    for i in 0..w * h {
-        if opaque(i) && v[i] as f64 <= DARK * bright[i] as f64 && bright[i] - v[i] >= CONTRAST {
-            cores[i] = true;
+    let bright = square_filter::<false>(&dil, w, h, LINE_R, 255);
+    drop(dil);
+    for (i, p) in sil.rgba.chunks_exact(4).enumerate() {
+        let (vi, bi) = (v[i] as i32, bright[i] as i32);
+        if p[3] >= 128 && vi as f64 <= DARK * bi as f64 && bi - vi >= CONTRAST {
+            cores[i] = 1;
         }
     }
     // (c) thin lines in the ink colour on paint of a near colour
     let strong_cores = cores.clone();
     if let Some(c) = colour {
-        let to_ink: Vec<i32> = (0..w * h)
-            .map(|i| {
-                if sil.alpha(i) == 0 {
+        let to_ink: Vec<u8> = sil
+            .rgba
+            .chunks_exact(4)
+            .map(|p| {
+                if p[3] == 0 {
                     255
                 } else {
-                    (0..3)
-                        .map(|k| (sil.rgba[i * 4 + k] as i32 - c[k] as i32).abs())
-                        .max()
-                        .unwrap_or(0)
+                    (0..3).map(|k| p[k].abs_diff(c[k])).max().unwrap_or(0)
                 }
             })
             .collect();
-        let around = square_filter(
-            &square_filter(&to_ink, w, h, LINE_R, true),
+        let around = square_filter::<false>(
+            &square_filter::<true>(&to_ink, w, h, LINE_R, 0),
             w,
             h,
             LINE_R,
-            false,
+            255,
         );
-        for i in 0..w * h {
-            if opaque(i)
-                && to_ink[i] <= TOLERANCE
-                && around[i] - to_ink[i] >= VALLEY
-                && bright[i] - v[i] >= VALLEY
+        for (i, p) in sil.rgba.chunks_exact(4).enumerate() {
+            let (t, a) = (to_ink[i] as i32, around[i] as i32);
+            if p[3] >= 128
+                && t <= TOLERANCE
+                && a - t >= VALLEY
+                && bright[i] as i32 - v[i] as i32 >= VALLEY
             {
-                cores[i] = true;
+                cores[i] = 1;
             }
         }
     }
     // the anti-aliased sides: near a core, at least halfway down to the ink
     let ink_v = colour.map_or(0, |c| c[0].max(c[1]).max(c[2]) as i32);
-    let side = |i: usize| opaque(i) && 2 * v[i] <= bright[i] + ink_v;
-    let near = box_count(&cores, w, h, CORE_R);
+    let side = |i: usize| sil.rgba[i * 4 + 3] >= 128 && 2 * v[i] as i32 <= bright[i] as i32 + ink_v;
+    let near = dilate(&cores, w, h, CORE_R);
     let mask: Vec<bool> = (0..w * h)
-        .map(|i| cores[i] || (near[i] > 0 && side(i)))
+        .map(|i| cores[i] != 0 || (near[i] > 0 && side(i)))
         .collect();
-    let near = box_count(&strong_cores, w, h, CORE_R);
+    let near = dilate(&strong_cores, w, h, CORE_R);
     let faint = (0..w * h)
-        .map(|i| mask[i] && !(strong_cores[i] || (near[i] > 0 && side(i))))
+        .map(|i| mask[i] && !(strong_cores[i] != 0 || (near[i] > 0 && side(i))))
         .collect();
     Ink {
         mask,
@@ -429,6 +407,7 @@ mod tests {
             height: h as u32,
             rgba,
             key: None,
+            edges: Default::default(),
         }
     }
 

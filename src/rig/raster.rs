@@ -178,10 +178,11 @@ pub fn walk(
                 }
                 let u = l0 * ua[0] + l1 * ub[0] + l2 * ud[0];
                 let v = l0 * ua[1] + l1 * ub[1] + l2 * ud[1];
-                let tx = ((u * part.width as f64).floor() as i64).clamp(0, part.width as i64 - 1)
-                    as usize;
-                let ty = ((v * part.height as f64).floor() as i64).clamp(0, part.height as i64 - 1)
-                    as usize;
+                // truncation, not floor (a libm call here): the two differ only
+                // below 0, which the clamp maps to 0 either way
+                let tx = ((u * part.width as f64) as i64).clamp(0, part.width as i64 - 1) as usize;
+                let ty =
+                    ((v * part.height as f64) as i64).clamp(0, part.height as i64 - 1) as usize;
                 let ti = ty * part.width + tx;
                 if part.rgba[ti * 4 + 3] == 0 {
                     continue;

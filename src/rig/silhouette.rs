@@ -40,6 +40,20 @@ pub struct Silhouette {
     pub rgba: Vec<u8>,
     /// The key colour used (`None` for an alpha background).
     pub key: Option<[u8; 3]>,
+    /// The edge strengths ([`Silhouette::edges`]), computed on first use.
+    pub edges: EdgeCache,
+}
+
+/// The edge strengths of a silhouette, computed once on first use (the
+/// slicing, its confidence and the confidence's control all read them).
+/// Equality ignores it: it is a function of the pixels.
+#[derive(Clone, Debug, Default)]
+pub struct EdgeCache(std::sync::OnceLock<Vec<u8>>);
+
+impl PartialEq for EdgeCache {
+    fn eq(&self, _: &EdgeCache) -> bool {
+        true
+    }
 }
 
 impl Silhouette {
@@ -47,6 +61,72 @@ impl Silhouette {
     pub fn alpha(&self, i: usize) -> u8 {
         self.rgba[i * 4 + 3]
     }
+
+    /// Edge strength per pixel: the largest step of any premultiplied
+    /// channel (and alpha) to the pixels one and two away along the rows and
+    /// columns (outside the image counts as transparent); 0 on the
+    /// background. Computed once.
+    pub fn edges(&self) -> &[u8] {
+        self.edges.0.get_or_init(|| edge_strengths(self))
+    }
+}
+
+/// [`Silhouette::edges`], computed row by row over a ring of five
+/// premultiplied rows, each padded by two transparent pixels per side.
+fn edge_strengths(sil: &Silhouette) -> Vec<u8> {
+    let (w, h) = (sil.width as usize, sil.height as usize);
+    let stride = (w + 4) * 4;
+    // premultiplied row y (all zero outside the image: transparent)
+    let fill = |row: &mut [u8], y: usize| {
+        row.fill(0);
+        if y < h {
+            for (d, s) in row[8..8 + 4 * w]
+                .chunks_exact_mut(4)
+                .zip(sil.rgba[y * w * 4..(y + 1) * w * 4].chunks_exact(4))
+            {
+                let a = s[3] as u32;
+                for c in 0..3 {
+                    d[c] = ((s[c] as u32 * a + 127) / 255) as u8;
+                }
+                d[3] = s[3];
+            }
+        }
+    };
+    // ring slot of image row y - 2 + r is r % 5; rows -2 and -1 stay transparent
+    let slot = |r: usize| (r % 5) * stride;
+    let mut ring = vec![0u8; 5 * stride];
+    for y in 0..3 {
+        fill(&mut ring[slot(y + 2)..][..stride], y);
+    }
+    let mut acc = vec![0u8; 4 * w];
+    let mut e = vec![0u8; w * h];
+    for y in 0..h {
+        let cur = &ring[slot(y + 2)..][..stride];
+        let own = &cur[8..8 + 4 * w];
+        acc.fill(0);
+        let mut step = |other: &[u8]| {
+            for ((m, &a), &b) in acc.iter_mut().zip(own).zip(other) {
+                *m = (*m).max(a.abs_diff(b));
+            }
+        };
+        // the pixels one and two away: left and right in the row, then the
+        // rows y - 2, y - 1, y + 1, y + 2
+        for off in [0, 4, 12, 16] {
+            step(&cur[off..off + 4 * w]);
+        }
+        for r in [y, y + 1, y + 3, y + 4] {
+            step(&ring[slot(r) + 8..][..4 * w]);
+        }
+        for (x, px) in acc.chunks_exact(4).enumerate() {
+            if own[4 * x + 3] != 0 {
+                e[y * w + x] = px[0].max(px[1]).max(px[2]).max(px[3]);
+            }
+        }
+        // the oldest row (y - 2) makes room for row y + 3
+        let s = slot(y + 5);
+        fill(&mut ring[s..s + stride], y + 3);
+    }
+    e
 }
 
 fn border_indices(w: usize, h: usize) -> impl Iterator<Item = usize> {
@@ -103,6 +183,7 @@ pub fn silhouette(img: &RgbaImage, bg: Background) -> Result<Silhouette, RigErro
                 height: img.height,
                 rgba: img.data.clone(),
                 key: None,
+                edges: EdgeCache::default(),
             });
         }
         Background::Auto => {
@@ -217,5 +298,6 @@ pub fn silhouette(img: &RgbaImage, bg: Background) -> Result<Silhouette, RigErro
         height: img.height,
         rgba: out,
         key: Some(key),
+        edges: EdgeCache::default(),
     })
 }

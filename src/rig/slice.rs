@@ -524,44 +524,10 @@ fn closest_outline(sk: &Skeleton, p: [f64; 2]) -> usize {
 
 /// Edge strength per pixel: the largest step of any premultiplied channel
 /// (and alpha) to the pixels one and two away along the rows and columns
-/// (outside the image counts as transparent).
-pub fn edges(sil: &Silhouette) -> Vec<u8> {
-    let (w, h) = (sil.width as usize, sil.height as usize);
-    let pm = |i: usize, c: usize| -> i32 {
-        (sil.rgba[i * 4 + c] as i32 * sil.rgba[i * 4 + 3] as i32 + 127) / 255
-    };
-    let mut e = vec![0u8; w * h];
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if sil.alpha(i) == 0 {
-                continue;
-            }
-            let mut m = 0i32;
-            let own = [pm(i, 0), pm(i, 1), pm(i, 2), sil.alpha(i) as i32];
-            let mut step = |j: Option<usize>| {
-                let o = match j {
-                    Some(j) => [pm(j, 0), pm(j, 1), pm(j, 2), sil.alpha(j) as i32],
-                    None => [0; 4],
-                };
-                for c in 0..4 {
-                    m = m.max((own[c] - o[c]).abs());
-                }
-            };
-            // steps to the pixels one and two away: an anti-aliased edge spread
-            // over two pixels still shows its whole step
-            step((x > 0).then(|| i - 1));
-            step((x + 1 < w).then(|| i + 1));
-            step((y > 0).then(|| i - w));
-            step((y + 1 < h).then(|| i + w));
-            step((x > 1).then(|| i - 2));
-            step((x + 2 < w).then(|| i + 2));
-            step((y > 1).then(|| i - 2 * w));
-            step((y + 2 < h).then(|| i + 2 * w));
-            e[i] = m.min(255) as u8;
-        }
-    }
-    e
+/// (outside the image counts as transparent). Computed once per silhouette
+/// ([`Silhouette::edges`]).
+pub fn edges(sil: &Silhouette) -> &[u8] {
+    sil.edges()
 }
 
 /// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
@@ -1116,6 +1082,7 @@ fn paint_rule(
         };
     }
     unseeded_regions(sil, ink, &settled, owner, howv);
+    drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
     let claims: Vec<u8> = (0..w * h)
         .map(|i| if ink[i] { 0 } else { owner[i] })

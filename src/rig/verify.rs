@@ -321,6 +321,10 @@ pub fn metrics(
             if ma && mb {
                 inter += 1;
             }
+            if pa == pb {
+                same += 1; // most of a correct reassembly: no colour difference
+                continue;
+            }
             let diff = (0..3)
                 .map(|k| {
                     let ca = (pa[k] as u32 * pa[3] as u32 + 127) / 255;

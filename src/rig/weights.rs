@@ -32,9 +32,7 @@
 //! (`smooth-zone`, then `zone`, then `rigid`): an artist expects the skin to
 //! blend at a joint, and rigid is the fallback.
 
-use super::raster::{
-    Affine, Canvas, IDENTITY, PartMesh, raster, raster_masked, rotation_about, skin,
-};
+use super::raster::{Affine, Canvas, IDENTITY, PartMesh, raster_masked, rotation_about, skin};
 use super::skeleton::Skeleton;
 use super::slice::{PartImage, Slicing};
 
@@ -296,10 +294,9 @@ fn render(
     c
 }
 
-/// Reused buffers of the table's renders.
+/// Reused buffer of the table's coverage counts.
 #[derive(Default)]
 struct Scratch {
-    rgba: Vec<u8>,
     seen: Vec<bool>,
 }
 
@@ -320,14 +317,15 @@ fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Sc
         x1.ceil() as i64 + 1,
         y1.ceil() as i64 + 1,
     ];
-    let mut c = Canvas::reuse(win, std::mem::take(&mut sc.rgba));
+    // coverage only: the texels landing, not their colours composited
+    let n = ((win[2] - win[0]).max(0) * (win[3] - win[1]).max(0)) as usize;
     let seen = &mut sc.seen;
     seen.clear();
-    seen.resize(c.rgba.len() / 4, false);
-    raster(part, mesh, pts, &mut c, |i, a| seen[i] |= a > 127);
-    let n = seen.iter().filter(|s| **s).count() as u64;
-    sc.rgba = c.rgba;
-    n
+    seen.resize(n, false);
+    super::raster::walk(part, mesh, pts, win, None, |i, ti| {
+        seen[i] |= part.rgba[ti * 4 + 3] > 127
+    });
+    seen.iter().filter(|s| **s).count() as u64
 }
 
 /// Measures every scheme on `meshes` (one per declared bone) and chooses.
