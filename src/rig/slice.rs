@@ -131,13 +131,56 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
 /// `b`, row by row.
 pub fn for_tube_pixels(b: &Bone, sil: &Silhouette, mut f: impl FnMut(usize)) {
     let w = sil.width as usize;
-    let [x0, y0, x1, y1] = tube_box(b, w, sil.height as usize);
-    for y in y0..y1 {
+    for_tube_rows(b, w, sil.height as usize, |y, x0, x1| {
         for x in x0..x1 {
             let i = y * w + x;
             if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
                 f(i);
             }
+        }
+    });
+}
+
+/// Calls `f(y, x0, x1)` for each row `y` of the tube box of `b` with the
+/// columns `[x0, x1)` of that box that may hold pixel centres inside the
+/// tube (`tube_d ≤ 0`): per segment, the rows' span of the segment points
+/// within its larger radius (plus a pixel) of the row, widened by that
+/// radius. Every pixel outside the columns is outside the tube.
+pub fn for_tube_rows(b: &Bone, w: usize, h: usize, mut f: impl FnMut(usize, usize, usize)) {
+    let [bx0, y0, bx1, y1] = tube_box(b, w, h);
+    for y in y0..y1 {
+        let yc = y as f64 + 0.5;
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+        for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+            let (a, q) = (s[0], s[1]);
+            let rr = r[0].max(r[1]) + 1.0;
+            let dy = q[1] - a[1];
+            let (t0, t1) = if dy.abs() < 1e-9 {
+                if (yc - a[1]).abs() > rr {
+                    continue;
+                }
+                (0.0, 1.0)
+            } else {
+                let (u, v) = ((yc - rr - a[1]) / dy, (yc + rr - a[1]) / dy);
+                let (u, v) = (u.min(v).max(0.0), u.max(v).min(1.0));
+                if u > v {
+                    continue;
+                }
+                (u, v)
+            };
+            let dx = q[0] - a[0];
+            let (c0, c1) = (a[0] + t0 * dx, a[0] + t1 * dx);
+            lo = lo.min(c0.min(c1) - rr);
+            hi = hi.max(c0.max(c1) + rr);
+        }
+        if lo > hi {
+            continue;
+        }
+        // pixel x is inside when x + 0.5 lies in [lo, hi]
+        let xa = ((lo - 1.0).floor().max(0.0) as usize).max(bx0);
+        let xb = (((hi + 1.0).ceil().max(0.0)) as usize).min(bx1);
+        if xa < xb {
+            f(y, xa, xb);
         }
     }
 }
@@ -476,8 +519,8 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         if !b.part {
             continue;
         }
-        let [x0, y0, x1, y1] = tube_box(b, w, h);
-        for y in y0..y1 {
+        // inner zone and core lie in the tube
+        for_tube_rows(b, w, h, |y, x0, x1| {
             for x in x0..x1 {
                 let i = y * w + x;
                 if sil.alpha(i) == 0 {
@@ -497,7 +540,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                     c.core[i] = if c.core[i] == 0 { k as u8 + 1 } else { 255 };
                 }
             }
-        }
+        });
     }
     c
 }
@@ -829,7 +872,8 @@ fn paint_rule(
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
     // seeds are never on a painted edge or on ink
-    let plain: Vec<bool> = edges(sil)
+    let e = edges(sil);
+    let plain: Vec<bool> = e
         .iter()
         .enumerate()
         .map(|(i, &v)| v < EDGE && !ink[i] && sil.alpha(i) > 0)
@@ -848,8 +892,10 @@ fn paint_rule(
     // channel from i to j or to the pixel after j in the same direction (an
     // anti-aliased edge spread over two pixels still shows its whole step),
     // shifted, when it is a painted edge
-    let link = |i: usize, j: usize, j2: Option<usize>| -> u64 {
-        let (a, b) = (pm(i), pm(j));
+    // (the edge strength of i is the largest of these steps over the four
+    // directions: below EDGE every link from i is free)
+    let link = |a: [i32; 4], j: usize, j2: Option<usize>| -> u64 {
+        let b = pm(j);
         let mut m = (0..4).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0);
         if let Some(j2) = j2 {
             let c2 = pm(j2);
@@ -998,6 +1044,7 @@ fn paint_rule(
             let d = key / nr;
             let rk = rank[l as usize - 1] as u64;
             let (x, y) = (i % w, i / w);
+            let a = (e[i] >= EDGE).then(|| pm(i));
             let nbrs = [
                 (x > 0).then(|| (i - 1, (x > 1).then(|| i - 2))),
                 (x + 1 < w).then(|| (i + 1, (x + 2 < w).then(|| i + 2))),
@@ -1014,7 +1061,8 @@ fn paint_rule(
                 } else {
                     0
                 };
-                let nk = ((d + link(i, j, j2) + out) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let cost = a.map_or(0, |a| link(a, j, j2));
+                let nk = ((d + cost + out) * nr + rk).min(UNSET as u64 - 1) as u32;
                 let push = if settled[j] == 1 {
                     if l1[j] != l && nk < t2[j] {
                         t2[j] = nk;
