@@ -132,13 +132,77 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
 pub fn for_tube_pixels(b: &Bone, sil: &Silhouette, mut f: impl FnMut(usize)) {
     let w = sil.width as usize;
     for_tube_rows(b, w, sil.height as usize, |y, x0, x1| {
+        // the widest span of the row surely inside (a pixel from its
+        // segment's smaller radius): no distance to compute there
+        let yc = y as f64 + 0.5;
+        let (mut lo, mut hi) = (0.0, -1.0);
+        for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+            if let Some((a, c)) = inner_span(s[0], s[1], r[0].min(r[1]) - 1.0, yc)
+                && c - a > hi - lo
+            {
+                (lo, hi) = (a, c);
+            }
+        }
+        // pixel x is surely inside when x + 0.5 lies in [lo, hi]
+        let (ia, ib) = if hi > lo {
+            (
+                (lo - 0.5).ceil().max(0.0) as usize,
+                ((hi - 0.5).floor() + 1.0).max(0.0) as usize,
+            )
+        } else {
+            (0, 0)
+        };
         for x in x0..x1 {
             let i = y * w + x;
-            if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+            if sil.alpha(i) > 0
+                && ((ia..ib).contains(&x) || tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0)
+            {
                 f(i);
             }
         }
     });
+}
+
+/// The span `[lo, hi]` of the row at height `yc` within `r` of the segment
+/// `a`–`q` (the capsule's two end disks and its body, each an interval of
+/// the row: their hull, the capsule being convex), `None` when empty.
+fn inner_span(a: [f64; 2], q: [f64; 2], r: f64, yc: f64) -> Option<(f64, f64)> {
+    if r <= 0.0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for c in [a, q] {
+        let dy = yc - c[1];
+        if dy.abs() < r {
+            let s = (r * r - dy * dy).sqrt();
+            lo = lo.min(c[0] - s);
+            hi = hi.max(c[0] + s);
+        }
+    }
+    let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
+    let len = dx.hypot(dy);
+    if len > 0.0 {
+        let (ux, uy) = (dx / len, dy / len);
+        // along: 0 <= (x - ax)·ux + (yc - ay)·uy <= len; across:
+        // -r <= (x - ax)·(-uy) + (yc - ay)·ux <= r; as spans of x - ax
+        let span = |slope: f64, off: f64, lo: f64, hi: f64| -> Option<(f64, f64)> {
+            if slope.abs() < 1e-12 {
+                (off >= lo && off <= hi).then_some((f64::MIN, f64::MAX))
+            } else {
+                let (u, v) = ((lo - off) / slope, (hi - off) / slope);
+                Some((u.min(v), u.max(v)))
+            }
+        };
+        let ey = yc - a[1];
+        if let (Some(p), Some(n)) = (span(ux, ey * uy, 0.0, len), span(-uy, ey * ux, -r, r)) {
+            let (u, v) = (p.0.max(n.0), p.1.min(n.1));
+            if u <= v && u > f64::MIN && v < f64::MAX {
+                lo = lo.min(a[0] + u);
+                hi = hi.max(a[0] + v);
+            }
+        }
+    }
+    (lo < hi).then_some((lo, hi))
 }
 
 /// Calls `f(y, x0, x1)` for each row `y` of the tube box of `b` with the
@@ -875,8 +939,9 @@ fn paint_rule(
     let e = edges(sil);
     let plain: Vec<bool> = e
         .iter()
-        .enumerate()
-        .map(|(i, &v)| v < EDGE && !ink[i] && sil.alpha(i) > 0)
+        .zip(ink)
+        .zip(sil.rgba.chunks_exact(4))
+        .map(|((&v, &k), p)| v < EDGE && !k && p[3] > 0)
         .collect();
     let pm = |i: usize| -> [i32; 4] {
         let p = &sil.rgba[i * 4..i * 4 + 4];
