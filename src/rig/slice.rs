@@ -1075,7 +1075,13 @@ fn paint_rule(
     let mut l1 = vec![0u8; w * h];
     let mut t2 = vec![UNSET; w * h];
     let mut l2 = vec![0u8; w * h];
-    let mut settled = vec![0u8; w * h];
+    // settled: 0 unreached, 1 its best label, 2 both; 3 never entered
+    // (background or ink)
+    let mut settled: Vec<u8> = ink
+        .iter()
+        .zip(sil.rgba.chunks_exact(4))
+        .map(|(&k, p)| if k || p[3] == 0 { 3 } else { 0 })
+        .collect();
     let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
@@ -1117,8 +1123,8 @@ fn paint_rule(
                 (y + 1 < h).then(|| (i + w, (y + 2 < h).then(|| i + 2 * w))),
             ];
             for (j, j2) in nbrs.into_iter().flatten() {
-                // ink is never crossed
-                if sil.alpha(j) == 0 || ink[j] || settled[j] == 2 {
+                // ink is never crossed (nor the background)
+                if settled[j] >= 2 {
                     continue;
                 }
                 let out = if cv.count[j] > 0 && !in_tube(j, l) {
@@ -1197,8 +1203,10 @@ fn paint_rule(
     unseeded_regions(sil, ink, &settled, owner, howv);
     drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
-    let claims: Vec<u8> = (0..w * h)
-        .map(|i| if ink[i] { 0 } else { owner[i] })
+    let claims: Vec<u8> = ink
+        .iter()
+        .zip(owner.iter())
+        .map(|(&k, &o)| if k { 0 } else { o })
         .collect();
     let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
     for i in 0..w * h {
