@@ -29,9 +29,6 @@
 //!   the first arrival, else to the nearest part (by depth) arriving within
 //!   the window: an outline between two parts belongs to the part in front.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::silhouette::Silhouette;
 
 /// Largest channel difference to the ink colour of a colour-core pixel.
@@ -316,37 +313,53 @@ pub fn ink_owners(
                     dist: &mut [u32],
                     touched: &mut Vec<u32>,
                     limit: Option<&[u32]>| {
-        let mut heap = BinaryHeap::new();
+        // a bucket queue: the steps are 1 or 1 + INK_CHANGE, so the keys in
+        // flight span at most RING buckets (the distances do not depend on
+        // the order of equal keys)
+        const RING: usize = INK_CHANGE as usize + 2;
+        let mut buckets: [Vec<u32>; RING] = Default::default();
+        let mut pending = 0usize;
         for s in srcs {
             if dist[s as usize] > 1 {
                 if dist[s as usize] == u32::MAX {
                     touched.push(s);
                 }
                 dist[s as usize] = 1;
-                heap.push(Reverse((1u32, s)));
+                buckets[1].push(s);
+                pending += 1;
             }
         }
-        while let Some(Reverse((d, i))) = heap.pop() {
-            let i = i as usize;
-            if d > dist[i] {
-                continue;
-            }
-            for j in nbrs(i).into_iter().flatten() {
-                if !mask[j] || sil.alpha(j) == 0 {
+        let mut d = 1u32;
+        while pending > 0 {
+            let slot = d as usize % RING;
+            let mut cur = std::mem::take(&mut buckets[slot]);
+            pending -= cur.len();
+            for &i in &cur {
+                let i = i as usize;
+                if dist[i] != d {
                     continue;
                 }
-                let nd = d + step(i, j);
-                if limit.is_some_and(|l| nd > l[j].saturating_add(WINDOW)) {
-                    continue;
-                }
-                if nd < dist[j] {
-                    if dist[j] == u32::MAX {
-                        touched.push(j as u32);
+                for j in nbrs(i).into_iter().flatten() {
+                    if !mask[j] || sil.alpha(j) == 0 {
+                        continue;
                     }
-                    dist[j] = nd;
-                    heap.push(Reverse((nd, j as u32)));
+                    let nd = d + step(i, j);
+                    if limit.is_some_and(|l| nd > l[j].saturating_add(WINDOW)) {
+                        continue;
+                    }
+                    if nd < dist[j] {
+                        if dist[j] == u32::MAX {
+                            touched.push(j as u32);
+                        }
+                        dist[j] = nd;
+                        buckets[nd as usize % RING].push(j as u32);
+                        pending += 1;
+                    }
                 }
             }
+            cur.clear();
+            buckets[slot] = cur;
+            d += 1;
         }
     };
     // the first arrival of any part

@@ -131,13 +131,120 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
 /// `b`, row by row.
 pub fn for_tube_pixels(b: &Bone, sil: &Silhouette, mut f: impl FnMut(usize)) {
     let w = sil.width as usize;
-    let [x0, y0, x1, y1] = tube_box(b, w, sil.height as usize);
-    for y in y0..y1 {
+    for_tube_rows(b, w, sil.height as usize, |y, x0, x1| {
+        // the widest span of the row surely inside (a pixel from its
+        // segment's smaller radius): no distance to compute there
+        let yc = y as f64 + 0.5;
+        let (mut lo, mut hi) = (0.0, -1.0);
+        for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+            if let Some((a, c)) = inner_span(s[0], s[1], r[0].min(r[1]) - 1.0, yc)
+                && c - a > hi - lo
+            {
+                (lo, hi) = (a, c);
+            }
+        }
+        // pixel x is surely inside when x + 0.5 lies in [lo, hi]
+        let (ia, ib) = if hi > lo {
+            (
+                (lo - 0.5).ceil().max(0.0) as usize,
+                ((hi - 0.5).floor() + 1.0).max(0.0) as usize,
+            )
+        } else {
+            (0, 0)
+        };
         for x in x0..x1 {
             let i = y * w + x;
-            if sil.alpha(i) > 0 && tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0 {
+            if sil.alpha(i) > 0
+                && ((ia..ib).contains(&x) || tube_d(b, [x as f64 + 0.5, y as f64 + 0.5]) <= 0.0)
+            {
                 f(i);
             }
+        }
+    });
+}
+
+/// The span `[lo, hi]` of the row at height `yc` within `r` of the segment
+/// `a`–`q` (the capsule's two end disks and its body, each an interval of
+/// the row: their hull, the capsule being convex), `None` when empty.
+fn inner_span(a: [f64; 2], q: [f64; 2], r: f64, yc: f64) -> Option<(f64, f64)> {
+    if r <= 0.0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for c in [a, q] {
+        let dy = yc - c[1];
+        if dy.abs() < r {
+            let s = (r * r - dy * dy).sqrt();
+            lo = lo.min(c[0] - s);
+            hi = hi.max(c[0] + s);
+        }
+    }
+    let (dx, dy) = (q[0] - a[0], q[1] - a[1]);
+    let len = dx.hypot(dy);
+    if len > 0.0 {
+        let (ux, uy) = (dx / len, dy / len);
+        // along: 0 <= (x - ax)·ux + (yc - ay)·uy <= len; across:
+        // -r <= (x - ax)·(-uy) + (yc - ay)·ux <= r; as spans of x - ax
+        let span = |slope: f64, off: f64, lo: f64, hi: f64| -> Option<(f64, f64)> {
+            if slope.abs() < 1e-12 {
+                (off >= lo && off <= hi).then_some((f64::MIN, f64::MAX))
+            } else {
+                let (u, v) = ((lo - off) / slope, (hi - off) / slope);
+                Some((u.min(v), u.max(v)))
+            }
+        };
+        let ey = yc - a[1];
+        if let (Some(p), Some(n)) = (span(ux, ey * uy, 0.0, len), span(-uy, ey * ux, -r, r)) {
+            let (u, v) = (p.0.max(n.0), p.1.min(n.1));
+            if u <= v && u > f64::MIN && v < f64::MAX {
+                lo = lo.min(a[0] + u);
+                hi = hi.max(a[0] + v);
+            }
+        }
+    }
+    (lo < hi).then_some((lo, hi))
+}
+
+/// Calls `f(y, x0, x1)` for each row `y` of the tube box of `b` with the
+/// columns `[x0, x1)` of that box that may hold pixel centres inside the
+/// tube (`tube_d ≤ 0`): per segment, the rows' span of the segment points
+/// within its larger radius (plus a pixel) of the row, widened by that
+/// radius. Every pixel outside the columns is outside the tube.
+pub fn for_tube_rows(b: &Bone, w: usize, h: usize, mut f: impl FnMut(usize, usize, usize)) {
+    let [bx0, y0, bx1, y1] = tube_box(b, w, h);
+    for y in y0..y1 {
+        let yc = y as f64 + 0.5;
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+        for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+            let (a, q) = (s[0], s[1]);
+            let rr = r[0].max(r[1]) + 1.0;
+            let dy = q[1] - a[1];
+            let (t0, t1) = if dy.abs() < 1e-9 {
+                if (yc - a[1]).abs() > rr {
+                    continue;
+                }
+                (0.0, 1.0)
+            } else {
+                let (u, v) = ((yc - rr - a[1]) / dy, (yc + rr - a[1]) / dy);
+                let (u, v) = (u.min(v).max(0.0), u.max(v).min(1.0));
+                if u > v {
+                    continue;
+                }
+                (u, v)
+            };
+            let dx = q[0] - a[0];
+            let (c0, c1) = (a[0] + t0 * dx, a[0] + t1 * dx);
+            lo = lo.min(c0.min(c1) - rr);
+            hi = hi.max(c0.max(c1) + rr);
+        }
+        if lo > hi {
+            continue;
+        }
+        // pixel x is inside when x + 0.5 lies in [lo, hi]
+        let xa = ((lo - 1.0).floor().max(0.0) as usize).max(bx0);
+        let xb = (((hi + 1.0).ceil().max(0.0)) as usize).min(bx1);
+        if xa < xb {
+            f(y, xa, xb);
         }
     }
 }
@@ -476,8 +583,8 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         if !b.part {
             continue;
         }
-        let [x0, y0, x1, y1] = tube_box(b, w, h);
-        for y in y0..y1 {
+        // inner zone and core lie in the tube
+        for_tube_rows(b, w, h, |y, x0, x1| {
             for x in x0..x1 {
                 let i = y * w + x;
                 if sil.alpha(i) == 0 {
@@ -497,7 +604,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                     c.core[i] = if c.core[i] == 0 { k as u8 + 1 } else { 255 };
                 }
             }
-        }
+        });
     }
     c
 }
@@ -829,10 +936,12 @@ fn paint_rule(
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
     // seeds are never on a painted edge or on ink
-    let plain: Vec<bool> = edges(sil)
+    let e = edges(sil);
+    let plain: Vec<bool> = e
         .iter()
-        .enumerate()
-        .map(|(i, &v)| v < EDGE && !ink[i] && sil.alpha(i) > 0)
+        .zip(ink)
+        .zip(sil.rgba.chunks_exact(4))
+        .map(|((&v, &k), p)| v < EDGE && !k && p[3] > 0)
         .collect();
     let pm = |i: usize| -> [i32; 4] {
         let p = &sil.rgba[i * 4..i * 4 + 4];
@@ -848,8 +957,10 @@ fn paint_rule(
     // channel from i to j or to the pixel after j in the same direction (an
     // anti-aliased edge spread over two pixels still shows its whole step),
     // shifted, when it is a painted edge
-    let link = |i: usize, j: usize, j2: Option<usize>| -> u64 {
-        let (a, b) = (pm(i), pm(j));
+    // (the edge strength of i is the largest of these steps over the four
+    // directions: below EDGE every link from i is free)
+    let link = |a: [i32; 4], j: usize, j2: Option<usize>| -> u64 {
+        let b = pm(j);
         let mut m = (0..4).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0);
         if let Some(j2) = j2 {
             let c2 = pm(j2);
@@ -964,7 +1075,13 @@ fn paint_rule(
     let mut l1 = vec![0u8; w * h];
     let mut t2 = vec![UNSET; w * h];
     let mut l2 = vec![0u8; w * h];
-    let mut settled = vec![0u8; w * h];
+    // settled: 0 unreached, 1 its best label, 2 both; 3 never entered
+    // (background or ink)
+    let mut settled: Vec<u8> = ink
+        .iter()
+        .zip(sil.rgba.chunks_exact(4))
+        .map(|(&k, p)| if k || p[3] == 0 { 3 } else { 0 })
+        .collect();
     let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
@@ -998,6 +1115,7 @@ fn paint_rule(
             let d = key / nr;
             let rk = rank[l as usize - 1] as u64;
             let (x, y) = (i % w, i / w);
+            let a = (e[i] >= EDGE).then(|| pm(i));
             let nbrs = [
                 (x > 0).then(|| (i - 1, (x > 1).then(|| i - 2))),
                 (x + 1 < w).then(|| (i + 1, (x + 2 < w).then(|| i + 2))),
@@ -1005,8 +1123,8 @@ fn paint_rule(
                 (y + 1 < h).then(|| (i + w, (y + 2 < h).then(|| i + 2 * w))),
             ];
             for (j, j2) in nbrs.into_iter().flatten() {
-                // ink is never crossed
-                if sil.alpha(j) == 0 || ink[j] || settled[j] == 2 {
+                // ink is never crossed (nor the background)
+                if settled[j] >= 2 {
                     continue;
                 }
                 let out = if cv.count[j] > 0 && !in_tube(j, l) {
@@ -1014,7 +1132,8 @@ fn paint_rule(
                 } else {
                     0
                 };
-                let nk = ((d + link(i, j, j2) + out) * nr + rk).min(UNSET as u64 - 1) as u32;
+                let cost = a.map_or(0, |a| link(a, j, j2));
+                let nk = ((d + cost + out) * nr + rk).min(UNSET as u64 - 1) as u32;
                 let push = if settled[j] == 1 {
                     if l1[j] != l && nk < t2[j] {
                         t2[j] = nk;
@@ -1084,8 +1203,10 @@ fn paint_rule(
     unseeded_regions(sil, ink, &settled, owner, howv);
     drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
-    let claims: Vec<u8> = (0..w * h)
-        .map(|i| if ink[i] { 0 } else { owner[i] })
+    let claims: Vec<u8> = ink
+        .iter()
+        .zip(owner.iter())
+        .map(|(&k, &o)| if k { 0 } else { o })
         .collect();
     let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
     for i in 0..w * h {
