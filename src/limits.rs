@@ -323,7 +323,7 @@ impl Limits {
         ),
         (
             "rig-max-pixels",
-            "largest drawing `re2d rig` processes (pixels; about 26 bytes of memory each)",
+            "largest drawing `re2d rig` processes (pixels; about 41 bytes of memory each)",
             "24M",
         ),
         (
