@@ -180,16 +180,27 @@ fn rim_colour(sil: &Silhouette) -> Option<[u8; 3]> {
 pub fn ink(sil: &Silhouette) -> Ink {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let colour = rim_colour(sil);
-    // (a) thin lines in the ink colour
-    let mut cores = vec![0u8; w * h];
-    if let Some(c) = colour {
-        let like: Vec<u8> = sil
-            .rgba
+    // per pixel: the largest channel difference to the ink colour (255 on
+    // the background), for (a) and (c)
+    let to_ink: Option<Vec<u8>> = colour.map(|c| {
+        sil.rgba
             .chunks_exact(4)
             .map(|p| {
-                (p[3] >= 128 && (0..3).all(|k| (p[k] as i32 - c[k] as i32).abs() <= TOLERANCE))
-                    as u8
+                if p[3] == 0 {
+                    255
+                } else {
+                    (0..3).map(|k| p[k].abs_diff(c[k])).max().unwrap_or(0)
+                }
             })
+            .collect()
+    });
+    // (a) thin lines in the ink colour
+    let mut cores = vec![0u8; w * h];
+    if let Some(to_ink) = &to_ink {
+        let like: Vec<u8> = to_ink
+            .iter()
+            .zip(sil.rgba.chunks_exact(4))
+            .map(|(&t, p)| (p[3] >= 128 && t as i32 <= TOLERANCE) as u8)
             .collect();
         let thick = opening(&like, w, h, LINE_R);
         for ((o, &l), &t) in cores.iter_mut().zip(&like).zip(&thick) {
@@ -224,20 +235,9 @@ pub fn ink(sil: &Silhouette) -> Ink {
     }
     // (c) thin lines in the ink colour on paint of a near colour
     let strong_cores = cores.clone();
-    if let Some(c) = colour {
-        let to_ink: Vec<u8> = sil
-            .rgba
-            .chunks_exact(4)
-            .map(|p| {
-                if p[3] == 0 {
-                    255
-                } else {
-                    (0..3).map(|k| p[k].abs_diff(c[k])).max().unwrap_or(0)
-                }
-            })
-            .collect();
+    if let Some(to_ink) = &to_ink {
         let around = square_filter::<false>(
-            &square_filter::<true>(&to_ink, w, h, LINE_R, 0),
+            &square_filter::<true>(to_ink, w, h, LINE_R, 0),
             w,
             h,
             LINE_R,

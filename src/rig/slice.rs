@@ -12,7 +12,7 @@
 //!   4-neighbour, or to the pixel after that neighbour in the same direction
 //!   (an anti-aliased edge spread over two pixels), is at least [`EDGE`].
 //!   Stepping across it costs that difference / 8; any other step costs 0.
-//!   (An *edge pixel*, [`edges`], is one with such a step to a pixel one or
+//!   (An *edge pixel*, [`Silhouette::edges`], is one with such a step to a pixel one or
 //!   two away: seeds are never on one; the confidence's border test uses it.)
 //! - **Ink**: the painted lines, found by [`super::ink`] (thin lines in the
 //!   rim's ink colour, thin dark lines of any colour, their anti-aliased
@@ -380,7 +380,7 @@ impl Confidence {
 /// The confidence of an ownership map.
 pub fn confidence(sk: &Skeleton, sil: &Silhouette, own: &Ownership) -> Confidence {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let e = edges(sil);
+    let e = sil.edges();
     let mut c = Confidence {
         parts: vec![[0; 3]; sk.bones.len()],
         seed_disagreement: own.seed_disagreement,
@@ -629,14 +629,6 @@ fn closest_outline(sk: &Skeleton, p: [f64; 2]) -> usize {
     best.1
 }
 
-/// Edge strength per pixel: the largest step of any premultiplied channel
-/// (and alpha) to the pixels one and two away along the rows and columns
-/// (outside the image counts as transparent). Computed once per silhouette
-/// ([`Silhouette::edges`]).
-pub fn edges(sil: &Silhouette) -> &[u8] {
-    sil.edges()
-}
-
 /// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
 /// `None` off the grid).
 pub fn neighbours4(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
@@ -826,11 +818,16 @@ pub fn fitted(sk: &Skeleton, sil: &Silhouette, ink: &Ink) -> Skeleton {
 
 /// The ownership map of `rule` (see the module doc).
 pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
-    let ink = match rule {
+    ownership_with_ink(sk, sil, rule, &ink_for(sil, rule))
+}
+
+/// The ink `rule` looks at: the drawing's for the paint rule, none for the
+/// tube rule.
+fn ink_for(sil: &Silhouette, rule: Rule) -> Ink {
+    match rule {
         Rule::Paint => super::ink::ink(sil),
         Rule::Tubes => Ink::none(),
-    };
-    ownership_with_ink(sk, sil, rule, &ink)
+    }
 }
 
 /// [`ownership`] with the drawing's ink already found (it does not depend
@@ -936,7 +933,7 @@ fn paint_rule(
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = sk.bones.len();
     // seeds are never on a painted edge or on ink
-    let e = edges(sil);
+    let e = sil.edges();
     let plain: Vec<bool> = e
         .iter()
         .zip(ink)
@@ -1506,10 +1503,7 @@ pub fn slice(sk: &Skeleton, sil: &Silhouette) -> Result<Slicing, RigError> {
 /// Cuts every part with `rule` (see the module doc).
 pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing, RigError> {
     let (w, h) = (sil.width as usize, sil.height as usize);
-    let ink = match rule {
-        Rule::Paint => super::ink::ink(sil),
-        Rule::Tubes => Ink::none(),
-    };
+    let ink = ink_for(sil, rule);
     let own = ownership_with_ink(sk, sil, rule, &ink);
     let confidence = confidence(sk, sil, &own);
     let Ownership { owner, how, .. } = own;
