@@ -98,10 +98,10 @@ pub struct Limits {
 }
 
 /// Bytes the rig pipeline holds per pixel of the drawing, measured (peak RSS
-/// of `re2d rig build` over the drawing's pixels: 25 on the 1696×2528 biped,
-/// 22.6 on it scaled to 3392×5056; issue 29 measured 26 on 4096² to 16384²):
-/// what [`Limits::rig_max_pixels`] is sized with.
-pub const RIG_BYTES_PER_PIXEL: u64 = 26;
+/// of `re2d rig build` over the drawing's pixels: 41 on the 1696×2528 biped,
+/// 40 on it scaled to 3985×5940, since the slicing follows the paint; 25 and
+/// 22.6 before): what [`Limits::rig_max_pixels`] is sized with.
+pub const RIG_BYTES_PER_PIXEL: u64 = 41;
 
 /// Bytes a parsed JSON tree (`serde_json::Value`) holds per counted value
 /// at most, measured as the peak RSS of `re2d export-riv` (the text
