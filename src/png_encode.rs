@@ -51,17 +51,14 @@ impl RowFilter {
 /// Bytes per pixel of RGBA8.
 const BPP: usize = 4;
 
+/// The Paeth predictor (PNG §9.4), written without branches (`p − a = b − c`,
+/// `p − b = a − c`, `p − c = a + b − 2c`) so the row loop vectorises.
+#[inline(always)]
 fn paeth(a: u8, b: u8, c: u8) -> u8 {
     let (ia, ib, ic) = (a as i16, b as i16, c as i16);
-    let p = ia + ib - ic;
-    let (pa, pb, pc) = ((p - ia).abs(), (p - ib).abs(), (p - ic).abs());
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
-    }
+    let (pa, pb, pc) = ((ib - ic).abs(), (ia - ic).abs(), (ia + ib - 2 * ic).abs());
+    let bc = if pb <= pc { b } else { c };
+    if pa <= pb && pa <= pc { a } else { bc }
 }
 
 /// Writes `row` filtered with `f` against the row above `prev` (all zero for
@@ -109,20 +106,10 @@ pub fn filter_row(f: RowFilter, row: &[u8], prev: &[u8], out: &mut [u8]) {
                 .zip(&prev[m..])
                 .zip(&prev[..n - m])
             {
-                *o = x.wrapping_sub(paeth_select(a, b, c));
+                *o = x.wrapping_sub(paeth(a, b, c));
             }
         }
     }
-}
-
-/// [`paeth`] without branches (`p − a = b − c`, `p − b = a − c`,
-/// `p − c = a + b − 2c`), so the row loop vectorises.
-#[inline(always)]
-fn paeth_select(a: u8, b: u8, c: u8) -> u8 {
-    let (ia, ib, ic) = (a as i16, b as i16, c as i16);
-    let (pa, pb, pc) = ((ib - ic).abs(), (ia - ic).abs(), (ia + ib - 2 * ic).abs());
-    let bc = if pb <= pc { b } else { c };
-    if pa <= pb && pa <= pc { a } else { bc }
 }
 
 /// Sum of the filtered bytes read as signed values, by absolute value.
@@ -397,6 +384,33 @@ mod tests {
                 assert_eq!(got, best.1, "row {row:?} below {prev:?}");
                 filter_row(got, &row, &prev, &mut sc);
                 assert_eq!(o, sc);
+            }
+        }
+    }
+
+    /// The branch-free predictor is PNG §9.4's on every input.
+    #[test]
+    fn paeth_is_the_specs_predictor_everywhere() {
+        let spec = |a: u8, b: u8, c: u8| {
+            let p = a as i16 + b as i16 - c as i16;
+            let (pa, pb, pc) = (
+                (p - a as i16).abs(),
+                (p - b as i16).abs(),
+                (p - c as i16).abs(),
+            );
+            if pa <= pb && pa <= pc {
+                a
+            } else if pb <= pc {
+                b
+            } else {
+                c
+            }
+        };
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for c in 0..=255u8 {
+                    assert_eq!(paeth(a, b, c), spec(a, b, c), "{a} {b} {c}");
+                }
             }
         }
     }
