@@ -32,11 +32,19 @@
 //!      disagreement*.
 //!   3. A two-label Dijkstra (4-connected, over pixels with alpha > 0, never
 //!      entering ink) of the geodesic distance from every bone's seeds:
-//!      crossing a painted edge costs its step / 8, a step to a pixel outside
-//!      the bone's own tube costs [`OUT_COST`]. The key is
+//!      crossing a painted edge costs its step / 8, a step to a pixel in
+//!      another tube but outside the bone's own costs [`OUT_COST`]. The key is
 //!      `distance · n + rank` (rank 0 = the nearest bone), so of equal
 //!      distances the nearer bone wins; each pixel keeps its best label and
-//!      the best other one.
+//!      the best other one. A label spreads on from a pixel only where it is
+//!      the best, or the second where its tube is the nearest tube (the
+//!      claim step 4 compares): the step costs depend on the label, so a
+//!      claim passing through another part's paint could win beyond it. A
+//!      *pinned* seed, one that a nearer bone's tube contains only within
+//!      [`PIN`] of its outline with ink or a colour change of [`WEAK`]
+//!      between it and that bone's axis (within `PIN + 4` px), cannot be
+//!      taken by that bone's claim (the fitted margin reaches past the
+//!      part's outline).
 //!   4. A pixel goes to its best label, except that the nearest tube
 //!      containing it keeps it when that tube's claim is the second best and
 //!      within [`SLACK`] of the best. A region no seed reaches (enclosed by
@@ -99,6 +107,26 @@ pub const MARGIN: usize = 2;
 /// smallest `|p − c(t)| − r(t)` over the segments, `t` the nearest point.
 pub fn tube_d(b: &Bone, p: [f64; 2]) -> f64 {
     segments_d_r(b, p).fold(f64::MAX, |best, (d, r)| best.min(d - r))
+}
+
+/// [`tube_d`] of `p` and the axis point it is measured from.
+fn tube_nearest(b: &Bone, p: [f64; 2]) -> (f64, [f64; 2]) {
+    let mut best = (f64::MAX, p);
+    for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
+        let (a, q) = (s[0], s[1]);
+        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
+        let c = [a[0] + t * (q[0] - a[0]), a[1] + t * (q[1] - a[1])];
+        let r = if l2 > 0.0 {
+            r[0] + (r[1] - r[0]) * t
+        } else {
+            r[0].max(r[1])
+        };
+        let d = (p[0] - c[0]).hypot(p[1] - c[1]) - r;
+        if d < best.0 {
+            best = (d, c);
+        }
+    }
+    best
 }
 
 /// Per segment of `b`: the distance `|p − c(t)|` from `p` to its nearest
@@ -903,7 +931,13 @@ pub fn fit_shrink(declared: &Skeleton, fit: &Skeleton) -> f64 {
 pub const OUT_COST: u64 = 1;
 /// Seeds of a bone stay in a region of paint only with at least this share
 /// of the votes of the region's best bone.
-pub const SEED_SHARE: f64 = 0.25;
+pub const SEED_SHARE: f64 = 0.1;
+/// A seed within this distance (px) inside a nearer part's fitted tube, cut
+/// off from that part's paint by a line or a change of colour, keeps its
+/// pixel (the fitted tube's margin reaches past the part's own outline).
+pub const PIN: f64 = 3.0;
+/// … a change of colour: at least this much in a channel.
+pub const WEAK: i32 = 8;
 /// The tube owner keeps a pixel when its claim is within this distance of
 /// the best claim.
 pub const SLACK: u64 = 4;
@@ -1067,6 +1101,34 @@ fn paint_rule(
         let ids = cv.ids[j];
         (0..4).any(|b| (ids >> (8 * b)) & 255 == l as u32)
     };
+    // a seed of another bone that `l`'s tube contains only within PIN of
+    // its outline, with a line or a change of colour between it and `l`'s
+    // axis (within PIN + 4 px): `l` cannot take it from the seed
+    let pinned = |j: usize, l: u8| -> bool {
+        if seed[j] == 0 || seed[j] == l {
+            return false;
+        }
+        let p = [(j % w) as f64 + 0.5, (j / w) as f64 + 0.5];
+        let (d, c) = tube_nearest(&sk.bones[l as usize - 1], p);
+        if d <= -PIN {
+            return false;
+        }
+        let (vx, vy) = (c[0] - p[0], c[1] - p[1]);
+        let len = vx.hypot(vy).max(1e-9);
+        let colour = &sil.rgba[j * 4..j * 4 + 3];
+        (1..=PIN as usize + 4).any(|k| {
+            let (qx, qy) = (p[0] + vx / len * k as f64, p[1] + vy / len * k as f64);
+            if qx < 0.0 || qy < 0.0 || qx as usize >= w || qy as usize >= h {
+                return false;
+            }
+            let q = qy as usize * w + qx as usize;
+            ink[q]
+                || sil.rgba[q * 4..q * 4 + 3]
+                    .iter()
+                    .zip(colour)
+                    .any(|(&a, &b)| (a as i32 - b as i32).abs() >= WEAK)
+        })
+    };
     const UNSET: u32 = u32::MAX;
     let mut t1 = vec![UNSET; w * h];
     let mut l1 = vec![0u8; w * h];
@@ -1106,6 +1168,13 @@ fn paint_rule(
                 }
                 1 if l1[i] != l && l2[i] == l && t2[i] as u64 == key => {
                     settled[i] = 2;
+                    // a claim spreads from the pixels it wins, and as the
+                    // second claim only where its tube is the nearest (the
+                    // tube owner's claim SLACK compares): never through
+                    // another part's paint to win beyond it
+                    if cv.near[i] != l {
+                        continue;
+                    }
                 }
                 _ => continue,
             }
@@ -1146,7 +1215,7 @@ fn paint_rule(
                     } else {
                         false
                     }
-                } else if nk < t1[j] {
+                } else if nk < t1[j] && !pinned(j, l) {
                     // the old best (another label) becomes the second
                     t2[j] = t1[j];
                     l2[j] = l1[j];
