@@ -950,8 +950,8 @@ fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
     (rows, mp, mt)
 }
 
-/// The gate on the three layered characters: issue 24 asks for every part >= 0.95 and the mean
-/// >= 0.97 on each. Measured: girl mean 0.990 (every part >= 0.976), coat 0.982 (>= 0.955),
+/// The gate on the three layered characters: issue 24 asks for every part at least 0.95 and
+/// the mean at least 0.97 on each. Measured: girl mean 0.990 (every part >= 0.976), coat 0.982 (>= 0.955),
 /// skirt 0.990 (>= 0.975). The coat failed it (mean 0.970; head 0.930, hat 0.943, thigh_near
 /// 0.930, foot_far 0.934) until claims stopped spreading through other parts' paint (without
 /// that rule: head 0.930, the cap's brim goes to the head through the cap) and seeds at the
