@@ -1480,29 +1480,58 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
     let (mut f, mut d) = (vec![0.0; m], vec![0.0; m]);
     let (mut arg, mut v, mut z) = (vec![0usize; m], vec![0usize; m], vec![0.0; m + 1]);
     // columns: squared vertical distance and the row of the nearest feature
+    // (of equal distances, the one above), by a sweep down and a sweep up
+    // over the rows (a column's 1-D transform of a binary feature)
     let mut col_d = vec![FAR; w * h];
     let mut col_row = vec![0usize; w * h];
-    for x in 0..w {
-        for y in 0..h {
-            f[y] = if feature[y * w + x] { 0.0 } else { FAR };
+    let mut last = vec![usize::MAX; w];
+    for y in 0..h {
+        let row = y * w..(y + 1) * w;
+        for (x, ((&ft, cd), cr)) in feature[row.clone()]
+            .iter()
+            .zip(&mut col_d[row.clone()])
+            .zip(&mut col_row[row])
+            .enumerate()
+        {
+            if ft {
+                last[x] = y;
+            }
+            if last[x] != usize::MAX {
+                let dq = (y - last[x]) as f64;
+                *cd = dq * dq;
+                *cr = last[x];
+            }
         }
-        edt1d(
-            &f[..h],
-            &mut d[..h],
-            &mut arg[..h],
-            &mut v[..h],
-            &mut z[..=h],
-        );
-        for y in 0..h {
-            col_d[y * w + x] = d[y];
-            col_row[y * w + x] = arg[y];
+    }
+    last.fill(usize::MAX);
+    for y in (0..h).rev() {
+        let row = y * w..(y + 1) * w;
+        for (x, ((&ft, cd), cr)) in feature[row.clone()]
+            .iter()
+            .zip(&mut col_d[row.clone()])
+            .zip(&mut col_row[row])
+            .enumerate()
+        {
+            if ft {
+                last[x] = y;
+            }
+            if last[x] != usize::MAX {
+                let dq = (last[x] - y) as f64;
+                if dq * dq < *cd {
+                    *cd = dq * dq;
+                    *cr = last[x];
+                }
+            }
         }
     }
     let mut out = vec![usize::MAX; w * h];
     for y in 0..h {
-        for x in 0..w {
-            f[x] = col_d[y * w + x];
+        let cd = &col_d[y * w..(y + 1) * w];
+        // a row no column's feature reaches stays without one
+        if cd.iter().all(|&c| c >= FAR / 2.0) {
+            continue;
         }
+        f[..w].copy_from_slice(cd);
         edt1d(
             &f[..w],
             &mut d[..w],
