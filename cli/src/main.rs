@@ -73,7 +73,25 @@ enum Cmd {
     Rig(rig::RigCmd),
 }
 
+/// glibc's malloc serves every block above its mmap threshold (dynamic, up
+/// to 32 MiB) from fresh pages and hands them back to the kernel when freed,
+/// so an image-sized buffer allocated after another was freed is faulted in
+/// page by page again. The pipelines (`rig build` above all) allocate and
+/// free many such buffers: keeping freed memory in the heap halves the page
+/// faults of a 1696×2528 rig build (87 k → 51 k) and its system time, for a
+/// few MB more peak memory.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator parameters; it is called before any
+    // other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+    }
+}
+
 fn main() {
+    keep_freed_memory();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => std::process::exit(usage_error(e)),
