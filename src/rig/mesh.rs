@@ -576,9 +576,27 @@ fn deviation_with(
         let y0 = (a[1].min(b[1]).min(d[1]) - o[1]).floor().max(0.0) as usize;
         let y1 = ((a[1].max(b[1]).max(d[1]) - o[1]).ceil() as usize).min(part.height);
         let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
+        // per row, l1 and l2 below are affine in the texel centre's x: the columns
+        // where each can reach -1e-9, widened by a pixel, bound the scan (the exact
+        // test below still decides every texel)
+        let (al1, al2) = ((d[1] - a[1]) / area, -(b[1] - a[1]) / area);
         for y in y0..y1 {
             let row = &tw[y * w..(y + 1) * w];
-            for x in x0..x1 {
+            let py = y as f64 + 0.5 + o[1] - a[1];
+            let be1 = (-a[0] * (d[1] - a[1]) - py * (d[0] - a[0])) / area;
+            let be2 = ((b[0] - a[0]) * py + (b[1] - a[1]) * a[0]) / area;
+            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+            for (al, be) in [(al1, be1), (al2, be2), (-al1 - al2, 1.0 - be1 - be2)] {
+                if al > 1e-12 {
+                    lo = lo.max((-1e-9 - be) / al);
+                } else if al < -1e-12 {
+                    hi = hi.min((-1e-9 - be) / al);
+                }
+            }
+            // x + 0.5 + o[0] in [lo, hi], widened by a pixel
+            let xa = ((lo - 0.5 - o[0] - 1.0).floor().max(x0 as f64)) as usize;
+            let xb = ((hi - 0.5 - o[0] + 2.0).ceil().min(x1 as f64)).max(0.0) as usize;
+            for x in xa..xb {
                 let Some(wp) = &row[x] else {
                     continue;
                 };
