@@ -1417,13 +1417,44 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
     let m = w.max(h);
     let (mut f, mut d) = (vec![0.0; m], vec![0.0; m]);
     let (mut arg, mut v, mut z) = (vec![0usize; m], vec![0usize; m], vec![0.0; m + 1]);
-    // columns: squared vertical distance and the row of the nearest feature
+    // columns: squared vertical distance and the row of the nearest feature.
+    // On 0/FAR samples the transform is exact: a column with a feature gets the
+    // nearest feature row (equal distances: the row above, as `edt1d` picks the
+    // left parabola where two meet), found by a scan down and one up, row by row
     let mut col_d = vec![FAR; w * h];
     let mut col_row = vec![0usize; w * h];
-    for x in 0..w {
-        for y in 0..h {
-            f[y] = if feature[y * w + x] { 0.0 } else { FAR };
+    let mut above = vec![usize::MAX; w];
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if feature[i] {
+                above[x] = y;
+            }
+            if above[x] != usize::MAX {
+                let dq = (y - above[x]) as f64;
+                col_d[i] = dq * dq;
+                col_row[i] = above[x];
+            }
         }
+    }
+    let mut below = vec![usize::MAX; w];
+    for y in (0..h).rev() {
+        for x in 0..w {
+            let i = y * w + x;
+            if feature[i] {
+                below[x] = y;
+            }
+            // no feature above (the first scan left FAR), or the one below is nearer
+            if below[x] != usize::MAX && (col_d[i] == FAR || below[x] - y < y - col_row[i]) {
+                let dq = (below[x] - y) as f64;
+                col_d[i] = dq * dq;
+                col_row[i] = below[x];
+            }
+        }
+    }
+    // a column without features: the transform of FAR everywhere, as `edt1d` gives it
+    if above.contains(&usize::MAX) {
+        f[..h].fill(FAR);
         edt1d(
             &f[..h],
             &mut d[..h],
@@ -1431,9 +1462,11 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
             &mut v[..h],
             &mut z[..=h],
         );
-        for y in 0..h {
-            col_d[y * w + x] = d[y];
-            col_row[y * w + x] = arg[y];
+        for x in (0..w).filter(|&x| above[x] == usize::MAX) {
+            for y in 0..h {
+                col_d[y * w + x] = d[y];
+                col_row[y * w + x] = arg[y];
+            }
         }
     }
     let mut out = vec![usize::MAX; w * h];
