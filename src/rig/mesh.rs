@@ -242,8 +242,8 @@ pub fn adaptive(
     dir: [f64; 2],
     weights: &WeightFn<'_>,
 ) -> Result<PartMesh, RigError> {
-    let tw = texel_weights(part, weights);
-    let leaves = leaves(part, fine, dir, weights, &tw);
+    let sums = TexelSums::new(part, &texel_weights(part, weights));
+    let leaves = leaves(part, fine, dir, weights, &sums);
     triangulate(part, fine, &leaves)
 }
 
@@ -263,12 +263,77 @@ fn texel_weights(part: &PartImage, weights: &WeightFn<'_>) -> Vec<Option<Pairs>>
         .collect()
 }
 
+/// Summed-area tables of a part's texels, so that a cell of any size tells in
+/// O(1) whether it holds texels of alpha > 0, whether all of its texels are
+/// such, and whether those all lie on one bone at weight 1 (and which).
+struct TexelSums {
+    /// Row stride of the tables (`width + 1`).
+    stride: usize,
+    /// Texels of alpha > 0.
+    opaque: Vec<u32>,
+    /// Texels of alpha > 0 whose weights are blended (not one bone at weight 1).
+    blended: Vec<u32>,
+    /// Over the one-bone texels: Σ (bone + 1) and Σ (bone + 1)²
+    /// (wrapping: a cell's sums, at most 64 × 64 texels, fit a `u32`).
+    bone: Vec<u32>,
+    bone_sq: Vec<u32>,
+}
+
+impl TexelSums {
+    fn new(part: &PartImage, tw: &[Option<Pairs>]) -> TexelSums {
+        let (w, h) = (part.width, part.height);
+        let stride = w + 1;
+        let n = stride * (h + 1);
+        let mut t = TexelSums {
+            stride,
+            opaque: vec![0; n],
+            blended: vec![0; n],
+            bone: vec![0; n],
+            bone_sq: vec![0; n],
+        };
+        for y in 0..h {
+            let (mut o, mut bl, mut b, mut bq) = (0u32, 0u32, 0u32, 0u32);
+            for x in 0..w {
+                let i = y * w + x;
+                if part.rgba[i * 4 + 3] > 0 {
+                    o += 1;
+                    match tw[i].and_then(|wv| {
+                        (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
+                    }) {
+                        None => bl += 1,
+                        Some(k) => {
+                            let c = k as u32 + 1;
+                            b = b.wrapping_add(c);
+                            bq = bq.wrapping_add(c.wrapping_mul(c));
+                        }
+                    }
+                }
+                let (up, at) = (y * stride + x + 1, (y + 1) * stride + x + 1);
+                t.opaque[at] = t.opaque[up].wrapping_add(o);
+                t.blended[at] = t.blended[up].wrapping_add(bl);
+                t.bone[at] = t.bone[up].wrapping_add(b);
+                t.bone_sq[at] = t.bone_sq[up].wrapping_add(bq);
+            }
+        }
+        t
+    }
+
+    /// The sum of `table` over `[x0, x1) × [y0, y1)`.
+    fn sum(&self, table: &[u32], x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
+        let s = self.stride;
+        table[y1 * s + x1]
+            .wrapping_sub(table[y0 * s + x1])
+            .wrapping_sub(table[y1 * s + x0])
+            .wrapping_add(table[y0 * s + x0])
+    }
+}
+
 fn leaves(
     part: &PartImage,
     fine: usize,
     dir: [f64; 2],
     weights: &WeightFn<'_>,
-    tw: &[Option<Pairs>],
+    sums: &TexelSums,
 ) -> Vec<Leaf> {
     let (w, h) = (part.width, part.height);
     let top = top_cell(fine);
@@ -280,12 +345,6 @@ fn leaves(
         let wv = weights(k, p);
         (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
     };
-    let texel: Vec<Option<usize>> = tw
-        .iter()
-        .map(|t| {
-            t.and_then(|wv| (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0))
-        })
-        .collect();
     let mut out = Vec::new();
     let mut stack: Vec<(usize, usize, usize, usize)> = Vec::new();
     for y in (0..h).step_by(top) {
@@ -295,26 +354,19 @@ fn leaves(
     }
     while let Some((x0, y0, sw, sh)) = stack.pop() {
         let (x1, y1) = ((x0 + sw).min(w), (y0 + sh).min(h));
-        let (mut any, mut all, mut bone, mut rigid) = (false, true, None, true);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let i = y * w + x;
-                if part.rgba[i * 4 + 3] == 0 {
-                    all = false;
-                    continue;
-                }
-                any = true;
-                match (texel[i], bone) {
-                    (None, _) => rigid = false,
-                    (Some(b), None) => bone = Some(b),
-                    (Some(b), Some(c)) if b != c => rigid = false,
-                    _ => {}
-                }
-            }
-        }
-        if !any {
+        let opaque = sums.sum(&sums.opaque, x0, y0, x1, y1) as u64;
+        if opaque == 0 {
             continue;
         }
+        let all = opaque == ((x1 - x0) * (y1 - y0)) as u64;
+        // rigid texels: none blended, and the one-bone texels all on one bone (their
+        // codes all equal: n·Σc² = (Σc)²)
+        let (b, bq) = (
+            sums.sum(&sums.bone, x0, y0, x1, y1) as u64,
+            sums.sum(&sums.bone_sq, x0, y0, x1, y1) as u64,
+        );
+        let mut rigid = sums.sum(&sums.blended, x0, y0, x1, y1) == 0 && opaque * bq == b * b;
+        let bone = rigid.then(|| (b / opaque) as usize - 1);
         if rigid {
             for (cx, cy) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
                 if single([cx as f64 + o[0], cy as f64 + o[1]]) != bone {
@@ -524,9 +576,27 @@ fn deviation_with(
         let y0 = (a[1].min(b[1]).min(d[1]) - o[1]).floor().max(0.0) as usize;
         let y1 = ((a[1].max(b[1]).max(d[1]) - o[1]).ceil() as usize).min(part.height);
         let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
+        // per row, l1 and l2 below are affine in the texel centre's x: the columns
+        // where each can reach -1e-9, widened by a pixel, bound the scan (the exact
+        // test below still decides every texel)
+        let (al1, al2) = ((d[1] - a[1]) / area, -(b[1] - a[1]) / area);
         for y in y0..y1 {
             let row = &tw[y * w..(y + 1) * w];
-            for x in x0..x1 {
+            let py = y as f64 + 0.5 + o[1] - a[1];
+            let be1 = (-a[0] * (d[1] - a[1]) - py * (d[0] - a[0])) / area;
+            let be2 = ((b[0] - a[0]) * py + (b[1] - a[1]) * a[0]) / area;
+            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+            for (al, be) in [(al1, be1), (al2, be2), (-al1 - al2, 1.0 - be1 - be2)] {
+                if al > 1e-12 {
+                    lo = lo.max((-1e-9 - be) / al);
+                } else if al < -1e-12 {
+                    hi = hi.min((-1e-9 - be) / al);
+                }
+            }
+            // x + 0.5 + o[0] in [lo, hi], widened by a pixel
+            let xa = ((lo - 0.5 - o[0] - 1.0).floor().max(x0 as f64)) as usize;
+            let xb = ((hi - 0.5 - o[0] + 2.0).ceil().min(x1 as f64)).max(0.0) as usize;
+            for x in xa..xb {
                 let Some(wp) = &row[x] else {
                     continue;
                 };
@@ -613,11 +683,12 @@ pub fn adaptive_table(
         }
         let maps = bends(p.bone);
         let tw = texel_weights(p, weights);
+        let sums = TexelSums::new(p, &tw);
         let mut rows = Vec::new();
         let mut built: Vec<Option<PartMesh>> = Vec::new();
         // coarse to fine, down to the first step under 1 px
         for &s in LEVELS.iter().rev() {
-            match triangulate(p, s, &leaves(p, s, dirs(p.bone), weights, &tw)) {
+            match triangulate(p, s, &leaves(p, s, dirs(p.bone), weights, &sums)) {
                 Ok(m) => {
                     let d = deviation_with(p, p.bone, &m, weights, &maps, &tw);
                     rows.push((s, d, m.verts.len()));
@@ -642,7 +713,7 @@ pub fn adaptive_table(
         } else {
             (0..n - 1).rfind(|&i| built[i].is_some() && rows[i].1 < 1.0 && rows[i + 1].1 >= 1.0)
         };
-        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights, &tw)
+        let rigid = leaves(p, LEVELS[n - 1], dirs(p.bone), weights, &sums)
             .iter()
             .all(|l| l.rigid);
         let i = pick.unwrap_or(0);

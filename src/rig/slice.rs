@@ -873,6 +873,11 @@ pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &Ink
         Rule::Tubes => sk,
     };
     let cv = cover(sk, sil);
+    // the pixels of the figure (alpha > 0), ascending: the loops below skip the rest
+    let figure: Vec<u32> = (0..w * h)
+        .filter(|&i| sil.alpha(i) > 0)
+        .map(|i| i as u32)
+        .collect();
     let mut owner = cv.near.clone();
     let mut howv = vec![how::NONE; w * h];
     let mut seed_disagreement = 0.0;
@@ -890,10 +895,10 @@ pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &Ink
             }
         }
         Rule::Paint => {
-            seed_disagreement = paint_rule(sk, sil, &cv, &ink.mask, &mut owner, &mut howv)
+            seed_disagreement = paint_rule(sk, sil, &figure, &cv, &ink.mask, &mut owner, &mut howv)
         }
     }
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         if owner[i] == 0 && sil.alpha(i) > 0 {
             let p = [(i % w) as f64 + 0.5, (i / w) as f64 + 0.5];
             let k = closest_outline(sk, p);
@@ -959,6 +964,7 @@ const RING: f64 = 1.5;
 fn paint_rule(
     sk: &Skeleton,
     sil: &Silhouette,
+    figure: &[u32],
     cv: &Cover,
     ink: &[bool],
     owner: &mut [u8],
@@ -1011,14 +1017,14 @@ fn paint_rule(
     // no other core reaches
     let mut cand = vec![0u8; w * h];
     let mut has = vec![false; n];
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         let c = cv.inner_near[i];
         if plain[i] && c != 0 && sk.bones[c as usize - 1].part {
             cand[i] = c;
             has[c as usize - 1] = true;
         }
     }
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         let c = cv.core[i];
         if plain[i] && cand[i] == 0 && c != 0 && c != 255 && !has[c as usize - 1] {
             cand[i] = c;
@@ -1036,7 +1042,7 @@ fn paint_rule(
     // a pixel of it)
     let mut kept = vec![false; n];
     let mut best_region = vec![(0u64, 0usize); n];
-    for s in 0..w * h {
+    for s in figure.iter().map(|&i| i as usize) {
         if !plain[s] || region_seen[s] {
             continue;
         }
@@ -1144,7 +1150,7 @@ fn paint_rule(
     let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         let c = seed[i];
         if c == 0 {
             continue;
@@ -1239,7 +1245,7 @@ fn paint_rule(
     }
     drop(buckets);
     // the claims: the best label, unless the tube owner's is within SLACK
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         if sil.alpha(i) == 0 || ink[i] {
             continue;
         }
@@ -1266,7 +1272,7 @@ fn paint_rule(
             how::PAINT
         };
     }
-    unseeded_regions(sil, ink, &settled, owner, howv);
+    unseeded_regions(sil, figure, ink, &settled, owner, howv);
     drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
     let claims: Vec<u8> = ink
@@ -1275,7 +1281,7 @@ fn paint_rule(
         .map(|(&k, &o)| if k { 0 } else { o })
         .collect();
     let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         if !ink[i] || sil.alpha(i) == 0 {
             continue;
         }
@@ -1293,7 +1299,7 @@ fn paint_rule(
     }
     // trusted tubes (drawn along their part's outline): the tube rule
     let mut ring = vec![[0u64; 2]; n];
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         if cv.near[i] != 0 && cv.rim[i] && sil.alpha(i) >= 128 {
             let k = cv.near[i] as usize - 1;
             ring[k][0] += 1;
@@ -1304,7 +1310,7 @@ fn paint_rule(
         .iter()
         .map(|r| r[0] >= TRUST_MIN && r[1] as f64 >= TRUST * r[0] as f64)
         .collect();
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         let c = cv.near[i];
         if c != 0 && sil.alpha(i) > 0 && trusted[c as usize - 1] {
             if owner[i] != c {
@@ -1335,6 +1341,7 @@ pub const BEYOND: u32 = 12;
 /// 8 pixels there). None reached: the tube rule stays.
 fn unseeded_regions(
     sil: &Silhouette,
+    figure: &[u32],
     ink: &[bool],
     settled: &[u8],
     owner: &mut [u8],
@@ -1349,7 +1356,7 @@ fn unseeded_regions(
     let free = |i: usize| sil.alpha(i) > 0 && !ink[i] && settled[i] == 0;
     // each part's mean colour over its claimed paint
     let mut part_mean = vec![(0u64, [0.0f64; 3]); 256];
-    for i in 0..w * h {
+    for i in figure.iter().map(|&i| i as usize) {
         if sil.alpha(i) > 0 && !ink[i] && settled[i] != 0 && owner[i] != 0 {
             let e = &mut part_mean[owner[i] as usize];
             e.0 += 1;
@@ -1365,7 +1372,7 @@ fn unseeded_regions(
     let mut band: Vec<(usize, u32)> = Vec::new();
     let mut touched = Vec::new();
     let mut reached = vec![false; w * h];
-    for s in 0..w * h {
+    for s in figure.iter().map(|&i| i as usize) {
         if !free(s) || seen[s] {
             continue;
         }
@@ -1479,48 +1486,55 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
     let m = w.max(h);
     let (mut f, mut d) = (vec![0.0; m], vec![0.0; m]);
     let (mut arg, mut v, mut z) = (vec![0usize; m], vec![0usize; m], vec![0.0; m + 1]);
-    // columns: squared vertical distance and the row of the nearest feature
-    // (of equal distances, the one above), by a sweep down and a sweep up
-    // over the rows (a column's 1-D transform of a binary feature)
+    // columns: squared vertical distance and the row of the nearest feature.
+    // On 0/FAR samples the transform is exact: a column with a feature gets the
+    // nearest feature row (equal distances: the row above, as `edt1d` picks the
+    // left parabola where two meet), found by a scan down and one up, row by row
     let mut col_d = vec![FAR; w * h];
     let mut col_row = vec![0usize; w * h];
-    let mut last = vec![usize::MAX; w];
+    let mut above = vec![usize::MAX; w];
     for y in 0..h {
-        let row = y * w..(y + 1) * w;
-        for (x, ((&ft, cd), cr)) in feature[row.clone()]
-            .iter()
-            .zip(&mut col_d[row.clone()])
-            .zip(&mut col_row[row])
-            .enumerate()
-        {
-            if ft {
-                last[x] = y;
+        for x in 0..w {
+            let i = y * w + x;
+            if feature[i] {
+                above[x] = y;
             }
-            if last[x] != usize::MAX {
-                let dq = (y - last[x]) as f64;
-                *cd = dq * dq;
-                *cr = last[x];
+            if above[x] != usize::MAX {
+                let dq = (y - above[x]) as f64;
+                col_d[i] = dq * dq;
+                col_row[i] = above[x];
             }
         }
     }
-    last.fill(usize::MAX);
+    let mut below = vec![usize::MAX; w];
     for y in (0..h).rev() {
-        let row = y * w..(y + 1) * w;
-        for (x, ((&ft, cd), cr)) in feature[row.clone()]
-            .iter()
-            .zip(&mut col_d[row.clone()])
-            .zip(&mut col_row[row])
-            .enumerate()
-        {
-            if ft {
-                last[x] = y;
+        for x in 0..w {
+            let i = y * w + x;
+            if feature[i] {
+                below[x] = y;
             }
-            if last[x] != usize::MAX {
-                let dq = (last[x] - y) as f64;
-                if dq * dq < *cd {
-                    *cd = dq * dq;
-                    *cr = last[x];
-                }
+            // no feature above (the first scan left FAR), or the one below is nearer
+            if below[x] != usize::MAX && (col_d[i] == FAR || below[x] - y < y - col_row[i]) {
+                let dq = (below[x] - y) as f64;
+                col_d[i] = dq * dq;
+                col_row[i] = below[x];
+            }
+        }
+    }
+    // a column without features: the transform of FAR everywhere, as `edt1d` gives it
+    if above.contains(&usize::MAX) {
+        f[..h].fill(FAR);
+        edt1d(
+            &f[..h],
+            &mut d[..h],
+            &mut arg[..h],
+            &mut v[..h],
+            &mut z[..=h],
+        );
+        for x in (0..w).filter(|&x| above[x] == usize::MAX) {
+            for y in 0..h {
+                col_d[y * w + x] = d[y];
+                col_row[y * w + x] = arg[y];
             }
         }
     }

@@ -394,6 +394,14 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 count[gi] == 1 && (last[gi] as usize == c || last[gi] as usize == p)
             })
             .collect();
+        // the masked pixels in order, each with whether `c` owns it (else `p`)
+        let compared: Vec<(u32, bool)> = (0..n)
+            .filter(|&i| mask[i])
+            .map(|i| {
+                let gi = (i / ww + win[1] as usize) * w + i % ww + win[0] as usize;
+                (i as u32, last[gi] as usize == c)
+            })
+            .collect();
         let rest = render(
             std::mem::take(&mut rest_buf),
             sk,
@@ -421,21 +429,15 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 Some((&moves, &mut swept)),
             );
             let (mut dist, mut prox) = (0u64, 0u64);
-            for i in 0..n {
-                let gi = (i / ww + win[1] as usize) * w + i % ww + win[0] as usize;
-                if count[gi] != 1 {
-                    continue;
-                }
-                let owner = last[gi] as usize;
-                if owner != c && owner != p {
-                    continue;
-                }
+            // the mask is exactly the pixels compared: one part there, `c` or `p`
+            for &(i, distal) in &compared {
+                let i = i as usize;
                 let d = (0..4)
                     .map(|j| rest.rgba[i * 4 + j].abs_diff(bent.rgba[i * 4 + j]))
                     .max()
                     .unwrap_or(0);
                 if d > 8 {
-                    if owner == c {
+                    if distal {
                         dist += 1;
                     } else if !swept[i] {
                         prox += 1;
