@@ -247,22 +247,24 @@ pub fn reassemble(
         let (Some(r), Some(Some(pc))) = (rects[i], pieces.get(i)) else {
             continue;
         };
+        // the part's columns inside the canvas
+        let px0 = (-r[0]).clamp(0, pc.width as i64) as usize;
+        let px1 = (w as i64 - r[0]).clamp(px0 as i64, pc.width as i64) as usize;
+        if px0 == px1 {
+            continue;
+        }
         for py in 0..pc.height {
             let y = r[1] + py as i64;
             if y < 0 || y >= h as i64 {
                 continue;
             }
-            for px in 0..pc.width {
-                let x = r[0] + px as i64;
-                if x < 0 || x >= w as i64 {
-                    continue;
+            let src = &pc.rgba[(py * pc.width + px0) * 4..(py * pc.width + px1) * 4];
+            let at = (y as usize * w) as i64 + r[0] + px0 as i64;
+            let dst = &mut canvas[at as usize * 4..(at as usize + px1 - px0) * 4];
+            for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
+                if s[3] != 0 {
+                    over(d, s);
                 }
-                let s = &pc.rgba[(py * pc.width + px) * 4..][..4];
-                if s[3] == 0 {
-                    continue;
-                }
-                let d = &mut canvas[(y as usize * w + x as usize) * 4..][..4];
-                over(d, s);
             }
         }
     }
@@ -647,5 +649,64 @@ pub fn verify(sk: &Skeleton, sil: &Silhouette, sl: &Slicing, map: &PivotMap) -> 
         controls,
         pass,
         image,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part placed across, beyond and far beyond every edge of the canvas
+    /// reassembles exactly as drawing it pixel by pixel with bounds checks.
+    #[test]
+    fn reassembly_clips_parts_at_every_canvas_edge() {
+        let (w, h, pw, ph) = (7usize, 5usize, 4usize, 3usize);
+        let rgba: Vec<u8> = (0..pw * ph)
+            .flat_map(|i| {
+                [
+                    10 * i as u8,
+                    200,
+                    7 * i as u8,
+                    if i % 5 == 0 { 0 } else { 255 },
+                ]
+            })
+            .collect();
+        let piece = Piece {
+            rgba: &rgba,
+            width: pw,
+            height: ph,
+        };
+        for x0 in -12i64..=12 {
+            for y0 in -8i64..=8 {
+                let map = PivotMap {
+                    bones: vec![PivotBone {
+                        name: "b".into(),
+                        parent: None,
+                        length: 1.0,
+                        angle: 0.0,
+                        part: Some(PivotPart {
+                            png: "part_b.png".into(),
+                            size: [pw, ph],
+                            pivot: [-x0 as f64, -y0 as f64],
+                            depth: 1.0,
+                            index: 0,
+                        }),
+                        declared: true,
+                    }],
+                };
+                let got = reassemble(&map, &[Some(piece)], &|_| [0.0, 0.0], w, h);
+                let mut want = vec![0u8; w * h * 4];
+                for py in 0..ph as i64 {
+                    for px in 0..pw as i64 {
+                        let (x, y) = (x0 + px, y0 + py);
+                        let s = &rgba[((py * pw as i64 + px) * 4) as usize..][..4];
+                        if x >= 0 && y >= 0 && x < w as i64 && y < h as i64 && s[3] != 0 {
+                            over(&mut want[(y as usize * w + x as usize) * 4..][..4], s);
+                        }
+                    }
+                }
+                assert_eq!(got, want, "part at ({x0}, {y0})");
+            }
+        }
     }
 }
