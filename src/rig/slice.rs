@@ -1098,6 +1098,8 @@ fn paint_rule(
         buckets[rank[k]].push(((i as u64) << 8) | c as u64);
         pending += 1;
     }
+    // the seeds are in the queue
+    drop(seed);
     let mut key = 0u64;
     while pending > 0 {
         let slot = (key % nbk) as usize;
