@@ -974,12 +974,10 @@ fn paint_rule(
     let n = sk.bones.len();
     // seeds are never on a painted edge or on ink
     let e = sil.edges();
-    let plain: Vec<bool> = e
-        .iter()
-        .zip(ink)
-        .zip(sil.rgba.chunks_exact(4))
-        .map(|((&v, &k), p)| v < EDGE && !k && p[3] > 0)
-        .collect();
+    let mut plain = vec![false; w * h];
+    for i in figure.iter().map(|&i| i as usize) {
+        plain[i] = e[i] < EDGE && !ink[i];
+    }
     let pm = |i: usize| -> [i32; 4] {
         let p = &sil.rgba[i * 4..i * 4 + 4];
         let a = p[3] as i32;
@@ -1142,11 +1140,12 @@ fn paint_rule(
     let mut l2 = vec![0u8; w * h];
     // settled: 0 unreached, 1 its best label, 2 both; 3 never entered
     // (background or ink)
-    let mut settled: Vec<u8> = ink
-        .iter()
-        .zip(sil.rgba.chunks_exact(4))
-        .map(|(&k, p)| if k || p[3] == 0 { 3 } else { 0 })
-        .collect();
+    let mut settled = vec![3u8; w * h];
+    for i in figure.iter().map(|&i| i as usize) {
+        if !ink[i] {
+            settled[i] = 0;
+        }
+    }
     let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
@@ -1161,6 +1160,8 @@ fn paint_rule(
         buckets[rank[k]].push(((i as u64) << 8) | c as u64);
         pending += 1;
     }
+    // the seeds are in the queue
+    drop(seed);
     let mut key = 0u64;
     while pending > 0 {
         let slot = (key % nbk) as usize;
@@ -1275,11 +1276,13 @@ fn paint_rule(
     unseeded_regions(sil, figure, ink, &settled, owner, howv);
     drop((t1, l1, t2, l2, settled));
     // the ink: owned through the lines from the claims beside them
-    let claims: Vec<u8> = ink
-        .iter()
-        .zip(owner.iter())
-        .map(|(&k, &o)| if k { 0 } else { o })
-        .collect();
+    // (off the figure the owner is 0)
+    let mut claims = vec![0u8; w * h];
+    for i in figure.iter().map(|&i| i as usize) {
+        if !ink[i] {
+            claims[i] = owner[i];
+        }
+    }
     let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
     for i in figure.iter().map(|&i| i as usize) {
         if !ink[i] || sil.alpha(i) == 0 {
