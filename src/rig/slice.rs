@@ -1160,8 +1160,6 @@ fn paint_rule(
         buckets[rank[k]].push(((i as u64) << 8) | c as u64);
         pending += 1;
     }
-    // the seeds are in the queue
-    drop(seed);
     let mut key = 0u64;
     while pending > 0 {
         let slot = (key % nbk) as usize;
@@ -1244,7 +1242,8 @@ fn paint_rule(
         }
         key += 1;
     }
-    drop(buckets);
+    // the pins are decided: the seed map is not needed any more
+    drop((buckets, seed));
     // the claims: the best label, unless the tube owner's is within SLACK
     for i in figure.iter().map(|&i| i as usize) {
         if sil.alpha(i) == 0 || ink[i] {
