@@ -161,26 +161,8 @@ pub fn walk(
         let y0 = (a[1].min(b[1]).min(d[1]).floor() as i64).max(win[1]);
         let y1 = (a[1].max(b[1]).max(d[1]).ceil() as i64).min(win[3]);
         let (ua, ub, ud) = (mesh.uv[ia], mesh.uv[ib], mesh.uv[ic]);
-        // per row, the barycentrics below are affine in the pixel centre's x:
-        // the columns where each can reach -1e-9, widened by a pixel, bound the
-        // scan (the exact test below still decides every pixel)
-        let (al1, al2) = ((d[1] - a[1]) / area, -(b[1] - a[1]) / area);
         for y in y0..y1 {
-            let py = y as f64 + 0.5 + 1.3e-7 - a[1];
-            let be1 = (-a[0] * (d[1] - a[1]) - py * (d[0] - a[0])) / area;
-            let be2 = ((b[0] - a[0]) * py + (b[1] - a[1]) * a[0]) / area;
-            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-            for (al, be) in [(al1, be1), (al2, be2), (-al1 - al2, 1.0 - be1 - be2)] {
-                if al > 1e-12 {
-                    lo = lo.max((-1e-9 - be) / al);
-                } else if al < -1e-12 {
-                    hi = hi.min((-1e-9 - be) / al);
-                }
-            }
-            // x + 0.5 in [lo, hi], widened by a pixel
-            let xa = ((lo - 1.5).floor().max(x0 as f64)) as i64;
-            let xb = ((hi + 1.5).ceil().min(x1 as f64)) as i64;
-            for x in xa..xb {
+            for x in x0..x1 {
                 let ci = ((y - win[1]) * cw + (x - win[0])) as usize;
                 if mask.is_some_and(|m| !m[ci]) {
                     continue;
