@@ -308,13 +308,27 @@ pub fn metrics(
         y1.clamp(0, h as i64) as usize,
     );
     let (mut inter, mut uni, mut same) = (0u64, 0u64, 0u64);
+    if x0 >= x1 {
+        return (1.0, 1.0);
+    }
     for y in y0..y1 {
-        for x in x0..x1 {
+        let (ra, rb) = (
+            &a[(y * w + x0) * 4..(y * w + x1) * 4],
+            &b[(y * w + x0) * 4..(y * w + x1) * 4],
+        );
+        for (x, (pa, pb)) in (x0..x1).zip(ra.chunks_exact(4).zip(rb.chunks_exact(4))) {
             if mask.is_some_and(|m| !m[y * w + x]) {
                 continue;
             }
-            let i = (y * w + x) * 4;
-            let (pa, pb) = (&a[i..i + 4], &b[i..i + 4]);
+            if pa == pb {
+                // most of a correct reassembly: no colour difference
+                if pa[3] > 127 {
+                    uni += 1;
+                    inter += 1;
+                    same += 1;
+                }
+                continue;
+            }
             let (ma, mb) = (pa[3] > 127, pb[3] > 127);
             if !(ma || mb) {
                 continue;
@@ -322,10 +336,6 @@ pub fn metrics(
             uni += 1;
             if ma && mb {
                 inter += 1;
-            }
-            if pa == pb {
-                same += 1; // most of a correct reassembly: no colour difference
-                continue;
             }
             let diff = (0..3)
                 .map(|k| {
@@ -508,16 +518,19 @@ pub fn verify(sk: &Skeleton, sil: &Silhouette, sl: &Slicing, map: &PivotMap) -> 
                 let (Some(r), Some(pc)) = (r, pc) else {
                     continue;
                 };
+                // the part's columns inside the canvas
+                let px0 = (-r[0]).clamp(0, pc.width as i64) as usize;
+                let px1 = (w as i64 - r[0]).clamp(px0 as i64, pc.width as i64) as usize;
                 for py in 0..pc.height {
-                    for px in 0..pc.width {
-                        let (x, y) = (r[0] + px as i64, r[1] + py as i64);
-                        if x >= 0
-                            && y >= 0
-                            && x < w as i64
-                            && y < h as i64
-                            && pc.rgba[(py * pc.width + px) * 4 + 3] > 0
-                        {
-                            mask[y as usize * w + x as usize] = true;
+                    let y = r[1] + py as i64;
+                    if px0 == px1 || y < 0 || y >= h as i64 {
+                        continue;
+                    }
+                    // x = r[0] + px >= 0 for px >= px0
+                    let at = (y * w as i64 + r[0] + px0 as i64) as usize;
+                    for px in px0..px1 {
+                        if pc.rgba[(py * pc.width + px) * 4 + 3] > 0 {
+                            mask[at + px - px0] = true;
                         }
                     }
                 }
