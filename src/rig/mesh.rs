@@ -263,6 +263,11 @@ fn texel_weights(part: &PartImage, weights: &WeightFn<'_>) -> Vec<Option<Pairs>>
         .collect()
 }
 
+/// The bone of weights that put everything on one bone at weight 1.
+fn one_bone(wv: &Pairs) -> Option<usize> {
+    (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
+}
+
 /// Summed-area tables of a part's texels, so that a cell of any size tells in
 /// O(1) whether it holds texels of alpha > 0, whether all of its texels are
 /// such, and whether those all lie on one bone at weight 1 (and which).
@@ -297,9 +302,7 @@ impl TexelSums {
                 let i = y * w + x;
                 if part.rgba[i * 4 + 3] > 0 {
                     o += 1;
-                    match tw[i].and_then(|wv| {
-                        (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
-                    }) {
+                    match tw[i].and_then(|wv| one_bone(&wv)) {
                         None => bl += 1,
                         Some(k) => {
                             let c = k as u32 + 1;
@@ -343,7 +346,7 @@ fn leaves(
     // the one bone of a texel / corner, or None when blended
     let single = |p: [f64; 2]| -> Option<usize> {
         let wv = weights(k, p);
-        (wv.len() == 1 && (wv[0].1 - 1.0).abs() < 1e-12).then_some(wv[0].0)
+        one_bone(&wv)
     };
     let mut out = Vec::new();
     let mut stack: Vec<(usize, usize, usize, usize)> = Vec::new();

@@ -111,28 +111,20 @@ pub fn tube_d(b: &Bone, p: [f64; 2]) -> f64 {
 
 /// [`tube_d`] of `p` and the axis point it is measured from.
 fn tube_nearest(b: &Bone, p: [f64; 2]) -> (f64, [f64; 2]) {
-    let mut best = (f64::MAX, p);
-    for (s, r) in b.points.windows(2).zip(b.radii.windows(2)) {
-        let (a, q) = (s[0], s[1]);
-        let (t, l2) = crate::math::nearest_on_segment(p, a, q);
-        let c = [a[0] + t * (q[0] - a[0]), a[1] + t * (q[1] - a[1])];
-        let r = if l2 > 0.0 {
-            r[0] + (r[1] - r[0]) * t
-        } else {
-            r[0].max(r[1])
-        };
-        let d = (p[0] - c[0]).hypot(p[1] - c[1]) - r;
-        if d < best.0 {
-            best = (d, c);
-        }
-    }
-    best
+    segments_d_r_c(b, p).fold((f64::MAX, p), |best, (d, r, c)| {
+        if d - r < best.0 { (d - r, c) } else { best }
+    })
 }
 
 /// Per segment of `b`: the distance `|p − c(t)|` from `p` to its nearest
 /// point `c(t)` and the radius `r(t)` there (a zero-length segment takes
 /// the larger of its two radii).
 fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ {
+    segments_d_r_c(b, p).map(|(d, r, _)| (d, r))
+}
+
+/// [`segments_d_r`] with the nearest point `c(t)` of each segment.
+fn segments_d_r_c(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64, [f64; 2])> + '_ {
     b.points
         .windows(2)
         .zip(b.radii.windows(2))
@@ -151,7 +143,7 @@ fn segments_d_r(b: &Bone, p: [f64; 2]) -> impl Iterator<Item = (f64, f64)> + '_ 
             } else {
                 ra.max(rb)
             };
-            (d, r)
+            (d, r, [cx, cy])
         })
 }
 
@@ -657,6 +649,11 @@ fn closest_outline(sk: &Skeleton, p: [f64; 2]) -> usize {
     best.1
 }
 
+/// The pixel indices of a list of pixels (`figure`: the pixels with alpha > 0).
+fn pixels(list: &[u32]) -> impl Iterator<Item = usize> + '_ {
+    list.iter().map(|&i| i as usize)
+}
+
 /// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
 /// `None` off the grid).
 pub fn neighbours4(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
@@ -898,8 +895,8 @@ pub fn ownership_with_ink(sk: &Skeleton, sil: &Silhouette, rule: Rule, ink: &Ink
             seed_disagreement = paint_rule(sk, sil, &figure, &cv, &ink.mask, &mut owner, &mut howv)
         }
     }
-    for i in figure.iter().map(|&i| i as usize) {
-        if owner[i] == 0 && sil.alpha(i) > 0 {
+    for i in pixels(&figure) {
+        if owner[i] == 0 {
             let p = [(i % w) as f64 + 0.5, (i / w) as f64 + 0.5];
             let k = closest_outline(sk, p);
             if k != usize::MAX {
@@ -975,7 +972,7 @@ fn paint_rule(
     // seeds are never on a painted edge or on ink
     let e = sil.edges();
     let mut plain = vec![false; w * h];
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         plain[i] = e[i] < EDGE && !ink[i];
     }
     let pm = |i: usize| -> [i32; 4] {
@@ -1015,14 +1012,14 @@ fn paint_rule(
     // no other core reaches
     let mut cand = vec![0u8; w * h];
     let mut has = vec![false; n];
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         let c = cv.inner_near[i];
         if plain[i] && c != 0 && sk.bones[c as usize - 1].part {
             cand[i] = c;
             has[c as usize - 1] = true;
         }
     }
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         let c = cv.core[i];
         if plain[i] && cand[i] == 0 && c != 0 && c != 255 && !has[c as usize - 1] {
             cand[i] = c;
@@ -1040,7 +1037,7 @@ fn paint_rule(
     // a pixel of it)
     let mut kept = vec![false; n];
     let mut best_region = vec![(0u64, 0usize); n];
-    for s in figure.iter().map(|&i| i as usize) {
+    for s in pixels(figure) {
         if !plain[s] || region_seen[s] {
             continue;
         }
@@ -1141,7 +1138,7 @@ fn paint_rule(
     // settled: 0 unreached, 1 its best label, 2 both; 3 never entered
     // (background or ink)
     let mut settled = vec![3u8; w * h];
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         if !ink[i] {
             settled[i] = 0;
         }
@@ -1149,7 +1146,7 @@ fn paint_rule(
     let nbk = ((255 >> COST_SHIFT) as u64 + OUT_COST + 1) * nr + nr + 1;
     let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); nbk as usize];
     let mut pending = 0usize;
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         let c = seed[i];
         if c == 0 {
             continue;
@@ -1245,8 +1242,8 @@ fn paint_rule(
     // the pins are decided: the seed map is not needed any more
     drop((buckets, seed));
     // the claims: the best label, unless the tube owner's is within SLACK
-    for i in figure.iter().map(|&i| i as usize) {
-        if sil.alpha(i) == 0 || ink[i] {
+    for i in pixels(figure) {
+        if ink[i] {
             continue;
         }
         if settled[i] == 0 {
@@ -1277,14 +1274,14 @@ fn paint_rule(
     // the ink: owned through the lines from the claims beside them
     // (off the figure the owner is 0)
     let mut claims = vec![0u8; w * h];
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         if !ink[i] {
             claims[i] = owner[i];
         }
     }
     let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
-    for i in figure.iter().map(|&i| i as usize) {
-        if !ink[i] || sil.alpha(i) == 0 {
+    for i in pixels(figure) {
+        if !ink[i] {
             continue;
         }
         if ink_owner[i] != 0 {
@@ -1301,7 +1298,7 @@ fn paint_rule(
     }
     // trusted tubes (drawn along their part's outline): the tube rule
     let mut ring = vec![[0u64; 2]; n];
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         if cv.near[i] != 0 && cv.rim[i] && sil.alpha(i) >= 128 {
             let k = cv.near[i] as usize - 1;
             ring[k][0] += 1;
@@ -1312,9 +1309,9 @@ fn paint_rule(
         .iter()
         .map(|r| r[0] >= TRUST_MIN && r[1] as f64 >= TRUST * r[0] as f64)
         .collect();
-    for i in figure.iter().map(|&i| i as usize) {
+    for i in pixels(figure) {
         let c = cv.near[i];
-        if c != 0 && sil.alpha(i) > 0 && trusted[c as usize - 1] {
+        if c != 0 && trusted[c as usize - 1] {
             if owner[i] != c {
                 howv[i] = how::PAINT;
             }
@@ -1358,8 +1355,8 @@ fn unseeded_regions(
     let free = |i: usize| sil.alpha(i) > 0 && !ink[i] && settled[i] == 0;
     // each part's mean colour over its claimed paint
     let mut part_mean = vec![(0u64, [0.0f64; 3]); 256];
-    for i in figure.iter().map(|&i| i as usize) {
-        if sil.alpha(i) > 0 && !ink[i] && settled[i] != 0 && owner[i] != 0 {
+    for i in pixels(figure) {
+        if !ink[i] && settled[i] != 0 && owner[i] != 0 {
             let e = &mut part_mean[owner[i] as usize];
             e.0 += 1;
             let c = rgb(i);
@@ -1374,7 +1371,7 @@ fn unseeded_regions(
     let mut band: Vec<(usize, u32)> = Vec::new();
     let mut touched = Vec::new();
     let mut reached = vec![false; w * h];
-    for s in figure.iter().map(|&i| i as usize) {
+    for s in pixels(figure) {
         if !free(s) || seen[s] {
             continue;
         }

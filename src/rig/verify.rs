@@ -247,9 +247,7 @@ pub fn reassemble(
         let (Some(r), Some(Some(pc))) = (rects[i], pieces.get(i)) else {
             continue;
         };
-        // the part's columns inside the canvas
-        let px0 = (-r[0]).clamp(0, pc.width as i64) as usize;
-        let px1 = (w as i64 - r[0]).clamp(px0 as i64, pc.width as i64) as usize;
+        let (px0, px1) = columns_inside(r[0], pc.width, w);
         if px0 == px1 {
             continue;
         }
@@ -269,6 +267,14 @@ pub fn reassemble(
         }
     }
     canvas
+}
+
+/// The columns `[px0, px1)` of a `width`-wide part placed at canvas column
+/// `x0` that fall inside a `w`-wide canvas (empty: `px0 == px1`).
+fn columns_inside(x0: i64, width: usize, w: usize) -> (usize, usize) {
+    let px0 = (-x0).clamp(0, width as i64) as usize;
+    let px1 = (w as i64 - x0).clamp(px0 as i64, width as i64) as usize;
+    (px0, px1)
 }
 
 /// Straight-alpha "over" of `s` onto `d`.
@@ -518,9 +524,7 @@ pub fn verify(sk: &Skeleton, sil: &Silhouette, sl: &Slicing, map: &PivotMap) -> 
                 let (Some(r), Some(pc)) = (r, pc) else {
                     continue;
                 };
-                // the part's columns inside the canvas
-                let px0 = (-r[0]).clamp(0, pc.width as i64) as usize;
-                let px1 = (w as i64 - r[0]).clamp(px0 as i64, pc.width as i64) as usize;
+                let (px0, px1) = columns_inside(r[0], pc.width, w);
                 for py in 0..pc.height {
                     let y = r[1] + py as i64;
                     if px0 == px1 || y < 0 || y >= h as i64 {
