@@ -266,7 +266,8 @@ fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
             [(e[0] - s[0]) / l, (e[1] - s[1]) / l]
         };
         let wf = |k: usize, p: [f64; 2]| weights(Scheme::SmoothZone, sk, k, p);
-        let (table, meshes) = adaptive_table(&c.sl.parts, &wf, &bends, &dirs).expect("meshes");
+        let (table, meshes) =
+            adaptive_table(&c.sl.parts, &wf, &bends, &dirs, None).expect("meshes");
         let mut coarse_fails = 0;
         for (r, m) in table.iter().zip(&meshes) {
             let chosen = r
@@ -296,7 +297,7 @@ fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
         assert!(adaptive * 3 < uniform, "{what}: {adaptive} vs {uniform}");
         // rigid weights: every part takes the coarsest cells (the skirt's grid-step failure)
         let rigid = |k: usize, p: [f64; 2]| weights(Scheme::Rigid, sk, k, p);
-        let (table, _) = adaptive_table(&c.sl.parts, &rigid, &bends, &dirs).expect("meshes");
+        let (table, _) = adaptive_table(&c.sl.parts, &rigid, &bends, &dirs, None).expect("meshes");
         for r in &table {
             assert_eq!(r.chosen, Some(COARSE), "{what}: {} rigid", r.name);
             assert!(r.rigid && r.deviation == 0.0, "{what}: {}", r.name);

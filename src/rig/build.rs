@@ -305,7 +305,7 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
     let schemes = weights::table(sk, sl, &table_meshes);
     t.lap("weights", &mut clock);
     let scheme = schemes.chosen.unwrap_or(Scheme::SmoothZone);
-    let (steps, meshes, step, pages) = remesh(sk, &sl.parts, scheme)?;
+    let (steps, meshes, step, pages) = remesh(sk, &sl.parts, scheme, None)?;
     t.lap("mesh", &mut clock);
     Ok(Meshed {
         schemes,
@@ -319,12 +319,14 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
 }
 
 /// The adaptive meshes of `parts` (one per declared bone) under `scheme`,
-/// the finest chosen blend step, and the texture pages.
+/// the finest chosen blend step, and the texture pages (`earlier`: the
+/// meshes of an earlier call under the same scheme, kept for unchanged parts).
 #[allow(clippy::type_complexity)]
 pub fn remesh(
     sk: &Skeleton,
     parts: &[super::slice::PartImage],
     scheme: Scheme,
+    earlier: Option<&mesh::Earlier<'_>>,
 ) -> Result<(Vec<PartSteps>, Vec<PartMesh>, Option<usize>, Pages), RigError> {
     let wf = |k: usize, p: [f64; 2]| weights::weights(scheme, sk, k, p);
     let bends = |k: usize| {
@@ -343,7 +345,7 @@ pub fn remesh(
         let l = dx.hypot(dy).max(1e-9);
         [dx / l, dy / l]
     };
-    let (steps, meshes) = mesh::adaptive_table(parts, &wf, &bends, &dirs)?;
+    let (steps, meshes) = mesh::adaptive_table(parts, &wf, &bends, &dirs, earlier)?;
     let step = steps
         .iter()
         .map(|r| r.chosen)
@@ -799,7 +801,13 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     drop(first);
     let (trimmed, reveal_counts) = super::reveal::trim(&s.sl.parts, &seen);
     drop(seen);
-    let (steps, meshes, step, pages) = remesh(&input.sk, &trimmed, m.scheme)?;
+    // the parts the trim left unchanged keep their meshes
+    let earlier = mesh::Earlier {
+        parts: &s.sl.parts,
+        table: &m.steps,
+        meshes: &m.meshes,
+    };
+    let (steps, meshes, step, pages) = remesh(&input.sk, &trimmed, m.scheme, Some(&earlier))?;
     drop(trimmed);
     (m.steps, m.meshes, m.step, m.pages) = (steps, meshes, step, pages);
     m.reveal = reveal_counts;

@@ -321,6 +321,23 @@ impl TexelSums {
         t
     }
 
+    /// The one bone every texel of alpha > 0 in `[x0, x1) × [y0, y1)` lies on
+    /// at weight 1 (`None`: some texel is blended, the texels lie on several
+    /// bones, or there is none). The rectangle holds at most 64 × 64 texels
+    /// (so its sums do not wrap).
+    fn one_bone(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> Option<usize> {
+        let opaque = self.sum(&self.opaque, x0, y0, x1, y1) as u64;
+        if opaque == 0 || self.sum(&self.blended, x0, y0, x1, y1) != 0 {
+            return None;
+        }
+        // the one-bone texels' codes all equal: n·Σc² = (Σc)²
+        let (b, bq) = (
+            self.sum(&self.bone, x0, y0, x1, y1) as u64,
+            self.sum(&self.bone_sq, x0, y0, x1, y1) as u64,
+        );
+        (opaque * bq == b * b).then(|| (b / opaque) as usize - 1)
+    }
+
     /// The sum of `table` over `[x0, x1) × [y0, y1)`.
     fn sum(&self, table: &[u32], x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
         let s = self.stride;
@@ -362,14 +379,9 @@ fn leaves(
             continue;
         }
         let all = opaque == ((x1 - x0) * (y1 - y0)) as u64;
-        // rigid texels: none blended, and the one-bone texels all on one bone (their
-        // codes all equal: n·Σc² = (Σc)²)
-        let (b, bq) = (
-            sums.sum(&sums.bone, x0, y0, x1, y1) as u64,
-            sums.sum(&sums.bone_sq, x0, y0, x1, y1) as u64,
-        );
-        let mut rigid = sums.sum(&sums.blended, x0, y0, x1, y1) == 0 && opaque * bq == b * b;
-        let bone = rigid.then(|| (b / opaque) as usize - 1);
+        // rigid texels: none blended, all on one bone
+        let bone = sums.one_bone(x0, y0, x1, y1);
+        let mut rigid = bone.is_some();
         if rigid {
             for (cx, cy) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
                 if single([cx as f64 + o[0], cy as f64 + o[1]]) != bone {
@@ -539,7 +551,7 @@ pub fn mesh_deviation(
         };
         texel_weights(&other, weights)
     };
-    deviation_with(part, k, mesh, weights, maps, &tw)
+    deviation_with(part, k, mesh, weights, maps, &tw, None)
 }
 
 fn deviation_with(
@@ -549,6 +561,7 @@ fn deviation_with(
     weights: &WeightFn<'_>,
     maps: &[Vec<Affine>],
     tw: &[Option<Pairs>],
+    sums: Option<&TexelSums>,
 ) -> f64 {
     if maps.is_empty() {
         return 0.0;
@@ -579,6 +592,18 @@ fn deviation_with(
         let y0 = (a[1].min(b[1]).min(d[1]) - o[1]).floor().max(0.0) as usize;
         let y1 = ((a[1].max(b[1]).max(d[1]) - o[1]).ceil() as usize).min(part.height);
         let one = vw[ia].len() == 1 && vw[ia] == vw[ib] && vw[ia] == vw[ic];
+        // a triangle on one bone whose bounding box's texels all lie on it at weight 1
+        // moves by one affine map: exact (every texel below would be skipped)
+        if one
+            && (x1 - x0) <= COARSE
+            && (y1 - y0) <= COARSE
+            && sums.is_some_and(|s| {
+                s.sum(&s.opaque, x0, y0, x1, y1) == 0
+                    || one_bone(&vw[ia]).is_some_and(|b| s.one_bone(x0, y0, x1, y1) == Some(b))
+            })
+        {
+            continue;
+        }
         // per row, l1 and l2 below are affine in the texel centre's x: the columns
         // where each can reach -1e-9, widened by a pixel, bound the scan (the exact
         // test below still decides every texel)
@@ -651,6 +676,18 @@ pub struct PartSteps {
     pub rigid: bool,
 }
 
+/// An earlier [`adaptive_table`] under the same weights, bends and
+/// directions: a part whose crop is unchanged (same origin, size and texels)
+/// keeps its row and mesh instead of being measured again.
+pub struct Earlier<'a> {
+    /// The parts it measured.
+    pub parts: &'a [PartImage],
+    /// Its table.
+    pub table: &'a [PartSteps],
+    /// Its meshes.
+    pub meshes: &'a [PartMesh],
+}
+
 /// Per part: the adaptive meshes at the blend steps of [`LEVELS`] from the
 /// coarsest down to the first whose deviation at the part's own joint bends
 /// is < 1 px, and the choice — that step (the coarsest with deviation < 1 px
@@ -663,10 +700,21 @@ pub fn adaptive_table(
     weights: &WeightFn<'_>,
     bends: &dyn Fn(usize) -> Vec<Vec<Affine>>,
     dirs: &dyn Fn(usize) -> [f64; 2],
+    earlier: Option<&Earlier<'_>>,
 ) -> Result<(Vec<PartSteps>, Vec<PartMesh>), RigError> {
     let mut table = Vec::new();
     let mut meshes = Vec::new();
-    for p in parts {
+    for (i, p) in parts.iter().enumerate() {
+        if let Some(e) = earlier.filter(|e| {
+            e.parts.get(i).is_some_and(|q| {
+                (q.bone, q.origin, q.width, q.height) == (p.bone, p.origin, p.width, p.height)
+                    && q.rgba == p.rgba
+            })
+        }) {
+            table.push(e.table[i].clone());
+            meshes.push(e.meshes[i].clone());
+            continue;
+        }
         if !p.has_part() {
             table.push(PartSteps {
                 name: p.name.clone(),
@@ -693,7 +741,7 @@ pub fn adaptive_table(
         for &s in LEVELS.iter().rev() {
             match triangulate(p, s, &leaves(p, s, dirs(p.bone), weights, &sums)) {
                 Ok(m) => {
-                    let d = deviation_with(p, p.bone, &m, weights, &maps, &tw);
+                    let d = deviation_with(p, p.bone, &m, weights, &maps, &tw, Some(&sums));
                     rows.push((s, d, m.verts.len()));
                     built.push(Some(m));
                     if d < 1.0 {
