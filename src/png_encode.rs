@@ -64,47 +64,48 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
 /// Writes `row` filtered with `f` against the row above `prev` (all zero for
 /// the first row) into `out` (same length).
 pub fn filter_row(f: RowFilter, row: &[u8], prev: &[u8], out: &mut [u8]) {
-    let n = row.len();
-    debug_assert!(prev.len() == n && out.len() == n);
+    debug_assert!(prev.len() == row.len() && out.len() == row.len());
+    filter_span(f, row, prev, out, 0);
+}
+
+/// Writes bytes `lo .. lo + out.len()` of `row` filtered with `f` against
+/// `prev` into `out` (the filters read the unfiltered bytes before `lo`).
+fn filter_span(f: RowFilter, row: &[u8], prev: &[u8], out: &mut [u8], lo: usize) {
+    let hi = lo + out.len();
+    // the first pixel has no left neighbour (a = c = 0)
+    let m = BPP.clamp(lo, hi);
+    let (head, out) = out.split_at_mut(m - lo);
+    for (k, o) in head.iter_mut().enumerate() {
+        let (x, b) = (row[lo + k], prev[lo + k]);
+        *o = match f {
+            RowFilter::None | RowFilter::Sub => x,
+            RowFilter::Up => x.wrapping_sub(b),
+            RowFilter::Average => x.wrapping_sub(b >> 1),
+            RowFilter::Paeth => x.wrapping_sub(paeth(0, b, 0)),
+        };
+    }
+    let (row_x, row_a) = (&row[m..hi], &row[m - BPP.min(m)..hi - BPP.min(m)]);
+    let (prev_b, prev_c) = (&prev[m..hi], &prev[m - BPP.min(m)..hi - BPP.min(m)]);
     match f {
-        RowFilter::None => out.copy_from_slice(row),
+        RowFilter::None => out.copy_from_slice(row_x),
         RowFilter::Sub => {
-            let m = BPP.min(n);
-            out[..m].copy_from_slice(&row[..m]);
-            for ((o, &x), &a) in out[m..].iter_mut().zip(&row[m..]).zip(&row[..n - m]) {
+            for ((o, &x), &a) in out.iter_mut().zip(row_x).zip(row_a) {
                 *o = x.wrapping_sub(a);
             }
         }
         RowFilter::Up => {
-            for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev) {
+            for ((o, &x), &b) in out.iter_mut().zip(row_x).zip(prev_b) {
                 *o = x.wrapping_sub(b);
             }
         }
         RowFilter::Average => {
-            let m = BPP.min(n);
-            for i in 0..m {
-                out[i] = row[i].wrapping_sub(prev[i] >> 1);
-            }
-            for (((o, &x), &a), &b) in out[m..]
-                .iter_mut()
-                .zip(&row[m..])
-                .zip(&row[..n - m])
-                .zip(&prev[m..])
-            {
+            for (((o, &x), &a), &b) in out.iter_mut().zip(row_x).zip(row_a).zip(prev_b) {
                 *o = x.wrapping_sub(((a as u16 + b as u16) >> 1) as u8);
             }
         }
         RowFilter::Paeth => {
-            let m = BPP.min(n);
-            for i in 0..m {
-                out[i] = row[i].wrapping_sub(paeth(0, prev[i], 0));
-            }
-            for ((((o, &x), &a), &b), &c) in out[m..]
-                .iter_mut()
-                .zip(&row[m..])
-                .zip(&row[..n - m])
-                .zip(&prev[m..])
-                .zip(&prev[..n - m])
+            for ((((o, &x), &a), &b), &c) in
+                out.iter_mut().zip(row_x).zip(row_a).zip(prev_b).zip(prev_c)
             {
                 *o = x.wrapping_sub(paeth(a, b, c));
             }
@@ -125,6 +126,9 @@ fn cost(filtered: &[u8]) -> u64 {
         .sum()
 }
 
+/// Bytes filtered between two looks at a filter's running sum.
+const SPAN: usize = 1024;
+
 /// The filter [`encode_rgba`] uses for `row` below `prev`: the smallest sum
 /// of absolute signed filtered bytes, ties to the lowest filter type.
 /// `out` receives the filtered row, `scratch` is a buffer of the same length.
@@ -139,10 +143,18 @@ pub fn choose_filter(row: &[u8], prev: &[u8], out: &mut [u8], scratch: &mut [u8]
         out.fill(0);
         return RowFilter::Up;
     }
+    // each filter's sum is taken span by span and given up once it reaches
+    // the best so far (it can no longer be smaller): the same choice
     let mut best = (u64::MAX, RowFilter::None);
     for f in RowFilter::ALL {
-        filter_row(f, row, prev, scratch);
-        let c = cost(scratch);
+        let mut c = 0u64;
+        for (k, span) in scratch.chunks_mut(SPAN).enumerate() {
+            filter_span(f, row, prev, span, k * SPAN);
+            c += cost(span);
+            if c >= best.0 {
+                break;
+            }
+        }
         if c < best.0 {
             best = (c, f);
             out.copy_from_slice(scratch);
@@ -386,6 +398,75 @@ mod tests {
                 assert_eq!(o, sc);
             }
         }
+    }
+
+    /// Rows longer than a span: the filters, span by span, are the spec's
+    /// per-byte formulas, and the choice that gives up on a filter early is
+    /// the smallest full sum (ties to the lower type).
+    #[test]
+    fn long_rows_filter_and_choose_like_the_spec() {
+        let spec = |f: RowFilter, row: &[u8], prev: &[u8], i: usize| -> u8 {
+            let (x, b) = (row[i], prev[i]);
+            let (a, c) = if i >= 4 {
+                (row[i - 4], prev[i - 4])
+            } else {
+                (0, 0)
+            };
+            let p = |a: u8, b: u8, c: u8| {
+                let q = a as i16 + b as i16 - c as i16;
+                let (pa, pb, pc) = (
+                    (q - a as i16).abs(),
+                    (q - b as i16).abs(),
+                    (q - c as i16).abs(),
+                );
+                if pa <= pb && pa <= pc {
+                    a
+                } else if pb <= pc {
+                    b
+                } else {
+                    c
+                }
+            };
+            x.wrapping_sub(match f {
+                RowFilter::None => 0,
+                RowFilter::Sub => a,
+                RowFilter::Up => b,
+                RowFilter::Average => ((a as u16 + b as u16) / 2) as u8,
+                RowFilter::Paeth => p(a, b, c),
+            })
+        };
+        let mut seed = 11u64;
+        let mut chosen = [0usize; 5];
+        for t in 0..300 {
+            let s = 4 * (1 + (lcg(&mut seed) as usize * 7 + t) % 700);
+            // smooth, noisy and mixed rows, so that every filter wins somewhere
+            let amp = [1u8, 4, 64, 255][t % 4];
+            let prev: Vec<u8> = (0..s)
+                .map(|i| (i as u8).wrapping_mul(3) ^ (lcg(&mut seed) % amp))
+                .collect();
+            let row: Vec<u8> = (0..s)
+                .map(|i| {
+                    prev[i].wrapping_add((i / 4) as u8 * (t % 3) as u8) ^ (lcg(&mut seed) % amp)
+                })
+                .collect();
+            let (mut o, mut sc) = (vec![0; s], vec![0; s]);
+            let mut best = (u64::MAX, RowFilter::None);
+            for f in RowFilter::ALL {
+                filter_row(f, &row, &prev, &mut sc);
+                let want: Vec<u8> = (0..s).map(|i| spec(f, &row, &prev, i)).collect();
+                assert_eq!(sc, want, "{f:?}, {s} bytes");
+                let c: u64 = want.iter().map(|&v| (v as i8).unsigned_abs() as u64).sum();
+                if c < best.0 {
+                    best = (c, f);
+                }
+            }
+            let got = choose_filter(&row, &prev, &mut o, &mut sc);
+            assert_eq!(got, best.1, "{s} bytes");
+            filter_row(got, &row, &prev, &mut sc);
+            assert_eq!(o, sc);
+            chosen[got as usize] += 1;
+        }
+        assert!(chosen.iter().all(|&n| n > 0), "{chosen:?}");
     }
 
     /// The branch-free predictor is PNG §9.4's on every input.
