@@ -287,14 +287,17 @@ pub struct Meshed {
     pub scheme: Scheme,
     /// One adaptive mesh per declared bone at its chosen blend step.
     pub meshes: Vec<PartMesh>,
-    /// The texture pages the model's parts use.
+    /// The texture pages the model's parts use (after [`mesh_stage`] alone:
+    /// their layout, without pixels).
     pub pages: Pages,
     /// Per declared bone: hidden-fill texels kept and dropped by the reveal
     /// measure (empty: not measured, every hidden texel kept).
     pub reveal: Vec<(u64, u64)>,
 }
 
-/// Runs stage 6.
+/// Runs stage 6: the weight scheme table and the adaptive meshes. The pages
+/// are laid out without their pixels ([`pages::layout`]): the build packs
+/// them after the reveal has trimmed the parts.
 pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed, RigError> {
     let mut clock = Instant::now();
     let table_meshes = sl
@@ -305,7 +308,9 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
     let schemes = weights::table(sk, sl, &table_meshes);
     t.lap("weights", &mut clock);
     let scheme = schemes.chosen.unwrap_or(Scheme::SmoothZone);
-    let (steps, meshes, step, pages) = remesh(sk, &sl.parts, scheme, None)?;
+    let (steps, meshes, step) = remesh(sk, &sl.parts, scheme, None)?;
+    // laid out only: the build re-packs after the reveal (a model needs the UVs)
+    let pages = pages::layout(&sl.parts, &meshes);
     t.lap("mesh", &mut clock);
     Ok(Meshed {
         schemes,
@@ -319,15 +324,14 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
 }
 
 /// The adaptive meshes of `parts` (one per declared bone) under `scheme`,
-/// the finest chosen blend step, and the texture pages (`earlier`: the
-/// meshes of an earlier call under the same scheme, kept for unchanged parts).
-#[allow(clippy::type_complexity)]
+/// their table and the finest chosen blend step (`earlier`: the meshes of an
+/// earlier call under the same scheme, kept for unchanged parts).
 pub fn remesh(
     sk: &Skeleton,
     parts: &[super::slice::PartImage],
     scheme: Scheme,
     earlier: Option<&mesh::Earlier<'_>>,
-) -> Result<(Vec<PartSteps>, Vec<PartMesh>, Option<usize>, Pages), RigError> {
+) -> Result<(Vec<PartSteps>, Vec<PartMesh>, Option<usize>), RigError> {
     let wf = |k: usize, p: [f64; 2]| weights::weights(scheme, sk, k, p);
     let bends = |k: usize| {
         if sk.bones[k].parent.is_some() {
@@ -351,8 +355,7 @@ pub fn remesh(
         .map(|r| r.chosen)
         .collect::<Option<Vec<usize>>>()
         .and_then(|v| v.into_iter().min());
-    let pages = pages::pack(parts, &meshes);
-    Ok((steps, meshes, step, pages))
+    Ok((steps, meshes, step))
 }
 
 /// Motion: one clip retargeted from a BVH file.
@@ -807,7 +810,8 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         table: &m.steps,
         meshes: &m.meshes,
     };
-    let (steps, meshes, step, pages) = remesh(&input.sk, &trimmed, m.scheme, Some(&earlier))?;
+    let (steps, meshes, step) = remesh(&input.sk, &trimmed, m.scheme, Some(&earlier))?;
+    let pages = pages::pack(&trimmed, &meshes);
     drop(trimmed);
     (m.steps, m.meshes, m.step, m.pages) = (steps, meshes, step, pages);
     m.reveal = reveal_counts;

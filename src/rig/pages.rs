@@ -77,7 +77,9 @@ impl Pages {
 /// The trimmed, scaled image of one part: `(trim, w, h, rgba)`.
 type Shrunk = ([usize; 2], usize, usize, Vec<u8>);
 
-fn shrink(part: &PartImage, mesh: &PartMesh) -> Shrunk {
+/// The crop texel a part's page rectangle starts at and its size in page
+/// texels (see the module doc: trim).
+fn trim(part: &PartImage, mesh: &PartMesh) -> ([usize; 2], usize, usize) {
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for v in &mesh.verts {
         let (x, y) = (v[0] - part.origin[0] as f64, v[1] - part.origin[1] as f64);
@@ -91,7 +93,12 @@ fn shrink(part: &PartImage, mesh: &PartMesh) -> Shrunk {
     let ty = ((y0.max(0.0).floor() as usize) / f) * f;
     let ex = (x1.ceil() as usize).min(part.width);
     let ey = (y1.ceil() as usize).min(part.height);
-    let (w, h) = ((ex - tx).div_ceil(f), (ey - ty).div_ceil(f));
+    ([tx, ty], (ex - tx).div_ceil(f), (ey - ty).div_ceil(f))
+}
+
+fn shrink(part: &PartImage, mesh: &PartMesh) -> Shrunk {
+    let ([tx, ty], w, h) = trim(part, mesh);
+    let f = FACTOR;
     let mut out = vec![0u8; w * h * 4];
     for j in 0..h {
         for i in 0..w {
@@ -120,10 +127,29 @@ fn shrink(part: &PartImage, mesh: &PartMesh) -> Shrunk {
 
 /// Packs the parts (one mesh per declared bone, crop UVs) into pages.
 pub fn pack(parts: &[PartImage], meshes: &[PartMesh]) -> Pages {
+    pack_with(parts, meshes, true)
+}
+
+/// [`pack`]'s placements and page sizes without the pixels (every page's
+/// RGBA is empty): all a model needs to place its UVs.
+pub fn layout(parts: &[PartImage], meshes: &[PartMesh]) -> Pages {
+    pack_with(parts, meshes, false)
+}
+
+fn pack_with(parts: &[PartImage], meshes: &[PartMesh], pixels: bool) -> Pages {
     let shrunk: Vec<Option<Shrunk>> = parts
         .iter()
         .zip(meshes)
-        .map(|(p, m)| (p.has_part() && !m.verts.is_empty()).then(|| shrink(p, m)))
+        .map(|(p, m)| {
+            (p.has_part() && !m.verts.is_empty()).then(|| {
+                if pixels {
+                    shrink(p, m)
+                } else {
+                    let (t, w, h) = trim(p, m);
+                    (t, w, h, Vec::new())
+                }
+            })
+        })
         .collect();
     // tallest first, then by bone: deterministic
     let mut order: Vec<usize> = (0..parts.len()).filter(|&k| shrunk[k].is_some()).collect();
@@ -163,9 +189,9 @@ pub fn pack(parts: &[PartImage], meshes: &[PartMesh]) -> Pages {
     }
     let mut pages: Vec<(usize, usize, Vec<u8>)> = extents(&shelves)
         .into_iter()
-        .map(|(w, h)| (w, h, vec![0u8; w * h * 4]))
+        .map(|(w, h)| (w, h, vec![0u8; if pixels { w * h * 4 } else { 0 }]))
         .collect();
-    for (k, p) in placed.iter().enumerate() {
+    for (k, p) in placed.iter().enumerate().filter(|_| pixels) {
         let (Some(p), Some((_, w, h, rgba))) = (p, &shrunk[k]) else {
             continue;
         };

@@ -28,6 +28,7 @@ pub const RENDER_SCALE: f64 = 0.25;
 
 /// Per declared bone, per crop texel: seen in some pose of `model`'s clips
 /// (the meshes are the crop-UV meshes the model's parts were made from).
+/// Only parts with hidden fill are looked at: the others' texels stay unseen.
 pub fn seen(
     sk: &Skeleton,
     parts: &[PartImage],
@@ -58,6 +59,7 @@ pub fn seen(
         ox: 0.0,
         oy: 0.0,
     };
+    let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.contains(&1)).collect();
     let s = RENDER_SCALE;
     for clip in &model.clips {
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
@@ -114,8 +116,12 @@ pub fn seen(
                     }
                 });
             }
-            // pass 2: a texel drawn where nothing opaque is nearer is seen
+            // pass 2: a texel drawn where nothing opaque is nearer is seen (only
+            // the parts with hidden fill: the trim looks at nothing else)
             for (rank, &(k, _)) in order.iter().enumerate() {
+                if !has_hidden[k] {
+                    continue;
+                }
                 let sk = &mut seen[k];
                 super::raster::walk(&parts[k], &meshes[k], &pts[rank], win, None, |ci, ti| {
                     if top[ci] <= rank as u32 + 1 {
