@@ -26,7 +26,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-base_ref=${BENCH_BASE:-7aff7950}
 work=$root/target/bench
 mkdir -p "$work"
 
@@ -35,17 +34,7 @@ die() { echo "bench: $*" >&2; exit 2; }
     || die "run make release first (make bench does)"
 
 # ---- the baseline build -----------------------------------------------------------------------
-commit=$(git rev-parse --verify --quiet "$base_ref^{commit}") || die "no commit $base_ref in this clone"
-bdir=$root/target/bench-base/${commit:0:12}
-if [ ! -f "$bdir/target/release/libre2d.so" ] || [ ! -x "$bdir/target/release/re2d" ]; then
-    echo "bench: building the baseline ${commit:0:12} (library and CLI) into $bdir" >&2
-    rm -rf "$bdir/src" && mkdir -p "$bdir/src"
-    git archive "$commit" | tar -x -C "$bdir/src"
-    cargo build --quiet --release --lib --bins --manifest-path "$bdir/src/Cargo.toml" \
-        --target-dir "$bdir/target" >&2
-fi
-base_lib=$bdir/target/release/libre2d.so
-base_cli=$bdir/target/release/re2d
+. benches/base.sh
 
 # ---- inputs ------------------------------------------------------------------------------------
 [ -x target/release/examples/bench_atlases ] || die "run make release first (bench_atlases example)"
