@@ -146,8 +146,38 @@ pub fn walk(
     pts: &[[f64; 2]],
     win: [i64; 4],
     mask: Option<&[bool]>,
+    f: impl FnMut(usize, usize),
+) {
+    let rgba = &part.rgba;
+    walk_alpha(
+        (part.width, part.height),
+        |ti| rgba[ti * 4 + 3],
+        mesh,
+        pts,
+        win,
+        mask,
+        f,
+    )
+}
+
+/// The alpha of every texel of a part, one byte each ([`walk_alpha`] on it
+/// touches a quarter of the memory [`walk`] does on the RGBA).
+pub fn alpha_plane(part: &PartImage) -> Vec<u8> {
+    part.rgba.chunks_exact(4).map(|p| p[3]).collect()
+}
+
+/// [`walk`] of a `size.0 × size.1` crop whose texel `ti` has alpha
+/// `alpha(ti)`.
+pub fn walk_alpha(
+    size: (usize, usize),
+    alpha: impl Fn(usize) -> u8,
+    mesh: &PartMesh,
+    pts: &[[f64; 2]],
+    win: [i64; 4],
+    mask: Option<&[bool]>,
     mut f: impl FnMut(usize, usize),
 ) {
+    let (width, height) = size;
     let cw = win[2] - win[0];
     for t in mesh.tris.chunks_exact(3) {
         let (ia, ib, ic) = (t[0] as usize, t[1] as usize, t[2] as usize);
@@ -180,11 +210,10 @@ pub fn walk(
                 let v = l0 * ua[1] + l1 * ub[1] + l2 * ud[1];
                 // truncation, not floor (a libm call here): the two differ only
                 // below 0, which the clamp maps to 0 either way
-                let tx = ((u * part.width as f64) as i64).clamp(0, part.width as i64 - 1) as usize;
-                let ty =
-                    ((v * part.height as f64) as i64).clamp(0, part.height as i64 - 1) as usize;
-                let ti = ty * part.width + tx;
-                if part.rgba[ti * 4 + 3] == 0 {
+                let tx = ((u * width as f64) as i64).clamp(0, width as i64 - 1) as usize;
+                let ty = ((v * height as f64) as i64).clamp(0, height as i64 - 1) as usize;
+                let ti = ty * width + tx;
+                if alpha(ti) == 0 {
                     continue;
                 }
                 f(ci, ti);

@@ -60,6 +60,8 @@ pub fn seen(
         oy: 0.0,
     };
     let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.contains(&1)).collect();
+    // the renders read only alpha: one byte a texel keeps more of each part in the cache
+    let alpha: Vec<Vec<u8>> = parts.iter().map(super::raster::alpha_plane).collect();
     let s = RENDER_SCALE;
     for clip in &model.clips {
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
@@ -110,11 +112,20 @@ pub fn seen(
             // pass 1: per pixel, the rank (in far-to-near order, + 1) of the nearest opaque texel
             let mut top = vec![0u32; n];
             for (rank, &(k, _)) in order.iter().enumerate() {
-                super::raster::walk(&parts[k], &meshes[k], &pts[rank], win, None, |ci, ti| {
-                    if parts[k].rgba[ti * 4 + 3] == 255 {
-                        top[ci] = rank as u32 + 1;
-                    }
-                });
+                let (a, size) = (&alpha[k], (parts[k].width, parts[k].height));
+                super::raster::walk_alpha(
+                    size,
+                    |ti| a[ti],
+                    &meshes[k],
+                    &pts[rank],
+                    win,
+                    None,
+                    |ci, ti| {
+                        if a[ti] == 255 {
+                            top[ci] = rank as u32 + 1;
+                        }
+                    },
+                );
             }
             // pass 2: a texel drawn where nothing opaque is nearer is seen (only
             // the parts with hidden fill: the trim looks at nothing else)
@@ -123,11 +134,20 @@ pub fn seen(
                     continue;
                 }
                 let sk = &mut seen[k];
-                super::raster::walk(&parts[k], &meshes[k], &pts[rank], win, None, |ci, ti| {
-                    if top[ci] <= rank as u32 + 1 {
-                        sk[ti] = true;
-                    }
-                });
+                let (a, size) = (&alpha[k], (parts[k].width, parts[k].height));
+                super::raster::walk_alpha(
+                    size,
+                    |ti| a[ti],
+                    &meshes[k],
+                    &pts[rank],
+                    win,
+                    None,
+                    |ci, ti| {
+                        if top[ci] <= rank as u32 + 1 {
+                            sk[ti] = true;
+                        }
+                    },
+                );
             }
         }
     }

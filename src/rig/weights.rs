@@ -300,7 +300,15 @@ struct Scratch {
     seen: Vec<bool>,
 }
 
-fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Scratch) -> u64 {
+/// The pixels where `part` (its alpha plane `alpha`) drawn through `mesh`
+/// deformed to `pts` lands a texel of alpha > 127.
+fn covered_area(
+    part: &PartImage,
+    alpha: &[u8],
+    mesh: &PartMesh,
+    pts: &[[f64; 2]],
+    sc: &mut Scratch,
+) -> u64 {
     if pts.is_empty() {
         return 0;
     }
@@ -322,9 +330,16 @@ fn covered_area(part: &PartImage, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Sc
     let seen = &mut sc.seen;
     seen.clear();
     seen.resize(n, false);
-    super::raster::walk(part, mesh, pts, win, None, |i, ti| {
-        seen[i] |= part.rgba[ti * 4 + 3] > 127
-    });
+    let size = (part.width, part.height);
+    super::raster::walk_alpha(
+        size,
+        |ti| alpha[ti],
+        mesh,
+        pts,
+        win,
+        None,
+        |i, ti| seen[i] |= alpha[ti] > 127,
+    );
     seen.iter().filter(|s| **s).count() as u64
 }
 
@@ -350,8 +365,17 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         .collect();
     let mut sc = Scratch::default();
     let (mut rest_buf, mut bent_buf, mut swept) = (Vec::new(), Vec::new(), Vec::new());
+    let alpha: Vec<Vec<u8>> = sl.parts.iter().map(super::raster::alpha_plane).collect();
     let rest_area: Vec<u64> = (0..sk.bones.len())
-        .map(|k| covered_area(&sl.parts[k], &meshes[k], &meshes[k].verts, &mut sc))
+        .map(|k| {
+            covered_area(
+                &sl.parts[k],
+                &alpha[k],
+                &meshes[k],
+                &meshes[k].verts,
+                &mut sc,
+            )
+        })
         .collect();
     // rest coverage of the whole drawing: at rest a part's mesh shows its PNG
     // exactly (pixel centres hit texel centres), so coverage is PNG alpha > 127
@@ -445,7 +469,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 }
             }
             let pts = deformed(s, sk, c, &meshes[c], &maps);
-            let area = covered_area(&sl.parts[c], &meshes[c], &pts, &mut sc);
+            let area = covered_area(&sl.parts[c], &alpha[c], &meshes[c], &pts, &mut sc);
             row.distal.push(dist);
             row.proximal.push(prox);
             row.volume_loss
