@@ -323,6 +323,10 @@ pub fn mesh_stage(sk: &Skeleton, sl: &Slicing, t: &mut Timings) -> Result<Meshed
     })
 }
 
+/// What [`remesh`] gives: the adaptive table, the meshes, the finest chosen
+/// blend step.
+pub type Remeshed = (Vec<PartSteps>, Vec<PartMesh>, Option<usize>);
+
 /// The adaptive meshes of `parts` (one per declared bone) under `scheme`,
 /// their table and the finest chosen blend step (`earlier`: the meshes of an
 /// earlier call under the same scheme, kept for unchanged parts).
@@ -331,7 +335,7 @@ pub fn remesh(
     parts: &[super::slice::PartImage],
     scheme: Scheme,
     earlier: Option<&mesh::Earlier<'_>>,
-) -> Result<(Vec<PartSteps>, Vec<PartMesh>, Option<usize>), RigError> {
+) -> Result<Remeshed, RigError> {
     let wf = |k: usize, p: [f64; 2]| weights::weights(scheme, sk, k, p);
     let bends = |k: usize| {
         if sk.bones[k].parent.is_some() {
