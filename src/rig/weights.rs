@@ -366,8 +366,12 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
     let mut sc = Scratch::default();
     let (mut rest_buf, mut bent_buf, mut swept) = (Vec::new(), Vec::new(), Vec::new());
     let alpha: Vec<Vec<u8>> = sl.parts.iter().map(super::raster::alpha_plane).collect();
+    // the rest coverage of each joint's child (the volume loss's denominator)
     let rest_area: Vec<u64> = (0..sk.bones.len())
         .map(|k| {
+            if !joints.contains(&k) {
+                return 0;
+            }
             covered_area(
                 &sl.parts[k],
                 &alpha[k],
