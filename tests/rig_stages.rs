@@ -246,7 +246,7 @@ fn weights_are_local_and_the_ramp_is_not() {
     ignore = "4.3 Mpx: run in release by `make test-rig`"
 )]
 fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
-    use re2d::rig::mesh::{COARSE, LEVELS, PartMesh, adaptive_table, t_junctions};
+    use re2d::rig::mesh::{COARSE, LEVELS, PartMesh, adaptive_table, mesh_deviation, t_junctions};
     use re2d::rig::weights::{Scheme, bend_maps, weights};
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let sk = &c.sk;
@@ -268,6 +268,37 @@ fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
         let wf = |k: usize, p: [f64; 2]| weights(Scheme::SmoothZone, sk, k, p);
         let (table, meshes) =
             adaptive_table(&c.sl.parts, &wf, &bends, &dirs, None).expect("meshes");
+        // the table skips triangles its summed-area tables prove rigid: the full scan of
+        // every texel (mesh_deviation) finds the same largest deviation
+        for ((r, m), p) in table.iter().zip(&meshes).zip(&c.sl.parts) {
+            if p.has_part() {
+                let full = mesh_deviation(p, p.bone, m, &wf, &bends(p.bone));
+                assert_eq!(r.deviation, full, "{what}: {}", r.name);
+            }
+        }
+        // with an earlier table: an unchanged part keeps its row and mesh, a changed one
+        // (the top half of a joint's part cleared) is measured again
+        let mut changed = c.sl.parts.clone();
+        let k = changed
+            .iter()
+            .position(|p| p.has_part() && sk.bones[p.bone].parent.is_some())
+            .expect("a joint part");
+        let half = changed[k].width * (changed[k].height / 2) * 4;
+        changed[k].rgba[..half].fill(0);
+        let earlier = re2d::rig::mesh::Earlier {
+            parts: &c.sl.parts,
+            table: &table,
+            meshes: &meshes,
+        };
+        let (again, again_meshes) =
+            adaptive_table(&changed, &wf, &bends, &dirs, Some(&earlier)).expect("meshes");
+        let (fresh, fresh_meshes) =
+            adaptive_table(&changed, &wf, &bends, &dirs, None).expect("meshes");
+        assert_eq!((&again, &again_meshes), (&fresh, &fresh_meshes), "{what}");
+        assert_ne!(
+            fresh_meshes[k], meshes[k],
+            "{what}: the change changes nothing"
+        );
         let mut coarse_fails = 0;
         for (r, m) in table.iter().zip(&meshes) {
             let chosen = r
@@ -1158,4 +1189,56 @@ fn a_bone_outvoted_everywhere_keeps_its_best_region() {
     let mean = iou.iter().sum::<f64>() / n as f64;
     let min = iou.iter().copied().fold(f64::MAX, f64::min);
     assert!(mean >= 0.98 && min >= 0.89, "mean {mean:.4}, min {min:.4}");
+}
+
+/// The adaptive table skips a triangle whose vertices lie on one bone only when its summed-area
+/// tables show every texel inside on that bone too: a weight function whose one-bone region is
+/// not convex (a blended disk in the middle of a rigid part) puts blended texels inside
+/// triangles with one-bone corners, and the table's deviation is still the full scan's.
+#[test]
+fn adaptive_table_measures_blended_texels_between_one_bone_corners() {
+    use re2d::rig::mesh::{adaptive_table, mesh_deviation};
+    use re2d::rig::slice::PartImage;
+    use re2d::rig::weights::{Scheme, bend_maps, weights};
+    let sk = parse(&with_bones(
+        r#"{"name": "a", "points": [[0, 64], [0, 0]], "radius": 8},
+           {"name": "b", "parent": "a", "points": [[0, 64], [128, 64]], "radius": 70}"#,
+    ))
+    .expect("valid");
+    let (w, h) = (128, 128);
+    let part = PartImage {
+        name: "b".into(),
+        bone: 1,
+        origin: [0, 0],
+        width: w,
+        height: h,
+        rgba: vec![200; w * h * 4],
+        hidden: vec![0; w * h],
+        pivot: [0.0, 64.0],
+        area: (w * h) as u64,
+        hidden_px: 0,
+        tube_px: (w * h) as u64,
+        visible_px: (w * h) as u64,
+    };
+    // rigid on `b` but for a disk of radius 5 at (70, 40), where `a` and `b` share the texel
+    let wf = |k: usize, p: [f64; 2]| {
+        if (p[0] - 70.0).hypot(p[1] - 40.0) < 5.0 {
+            weights(Scheme::Ramp, &sk, k, [64.0, 64.0])
+        } else {
+            weights(Scheme::Rigid, &sk, k, p)
+        }
+    };
+    assert_eq!(wf(1, [70.5, 40.5]).len(), 2, "the disk is blended");
+    let bends = |k: usize| {
+        vec![
+            bend_maps(&sk, k, 30f64.to_radians()),
+            bend_maps(&sk, k, -30f64.to_radians()),
+        ]
+    };
+    let dirs = |_: usize| [1.0, 0.0];
+    let (table, meshes) =
+        adaptive_table(std::slice::from_ref(&part), &wf, &bends, &dirs, None).expect("meshes");
+    let full = mesh_deviation(&part, 1, &meshes[0], &wf, &bends(1));
+    assert!(full > 0.0, "the disk deviates: the test proves nothing");
+    assert_eq!(table[0].deviation, full);
 }
