@@ -446,7 +446,8 @@ mod tests {
                 .collect();
             let row: Vec<u8> = (0..s)
                 .map(|i| {
-                    prev[i].wrapping_add((i / 4) as u8 * (t % 3) as u8) ^ (lcg(&mut seed) % amp)
+                    prev[i].wrapping_add(((i / 4) as u8).wrapping_mul((t % 3) as u8))
+                        ^ (lcg(&mut seed) % amp)
                 })
                 .collect();
             let (mut o, mut sc) = (vec![0; s], vec![0; s]);
