@@ -400,6 +400,23 @@ mod tests {
         }
     }
 
+    /// PNG §9.4's Paeth predictor, as the spec writes it.
+    fn spec_paeth(a: u8, b: u8, c: u8) -> u8 {
+        let p = a as i16 + b as i16 - c as i16;
+        let (pa, pb, pc) = (
+            (p - a as i16).abs(),
+            (p - b as i16).abs(),
+            (p - c as i16).abs(),
+        );
+        if pa <= pb && pa <= pc {
+            a
+        } else if pb <= pc {
+            b
+        } else {
+            c
+        }
+    }
+
     /// Rows longer than a span: the filters, span by span, are the spec's
     /// per-byte formulas, and the choice that gives up on a filter early is
     /// the smallest full sum (ties to the lower type).
@@ -412,27 +429,12 @@ mod tests {
             } else {
                 (0, 0)
             };
-            let p = |a: u8, b: u8, c: u8| {
-                let q = a as i16 + b as i16 - c as i16;
-                let (pa, pb, pc) = (
-                    (q - a as i16).abs(),
-                    (q - b as i16).abs(),
-                    (q - c as i16).abs(),
-                );
-                if pa <= pb && pa <= pc {
-                    a
-                } else if pb <= pc {
-                    b
-                } else {
-                    c
-                }
-            };
             x.wrapping_sub(match f {
                 RowFilter::None => 0,
                 RowFilter::Sub => a,
                 RowFilter::Up => b,
                 RowFilter::Average => ((a as u16 + b as u16) / 2) as u8,
-                RowFilter::Paeth => p(a, b, c),
+                RowFilter::Paeth => spec_paeth(a, b, c),
             })
         };
         let mut seed = 11u64;
@@ -473,25 +475,10 @@ mod tests {
     /// The branch-free predictor is PNG §9.4's on every input.
     #[test]
     fn paeth_is_the_specs_predictor_everywhere() {
-        let spec = |a: u8, b: u8, c: u8| {
-            let p = a as i16 + b as i16 - c as i16;
-            let (pa, pb, pc) = (
-                (p - a as i16).abs(),
-                (p - b as i16).abs(),
-                (p - c as i16).abs(),
-            );
-            if pa <= pb && pa <= pc {
-                a
-            } else if pb <= pc {
-                b
-            } else {
-                c
-            }
-        };
         for a in 0..=255u8 {
             for b in 0..=255u8 {
                 for c in 0..=255u8 {
-                    assert_eq!(paeth(a, b, c), spec(a, b, c), "{a} {b} {c}");
+                    assert_eq!(paeth(a, b, c), spec_paeth(a, b, c), "{a} {b} {c}");
                 }
             }
         }

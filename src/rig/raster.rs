@@ -160,15 +160,51 @@ pub fn walk(
     )
 }
 
-/// The alpha of every texel of a part, one byte each ([`walk_alpha`] on it
-/// touches a quarter of the memory [`walk`] does on the RGBA).
-pub fn alpha_plane(part: &PartImage) -> Vec<u8> {
-    part.rgba.chunks_exact(4).map(|p| p[3]).collect()
+/// The alpha of every texel of a part, one byte each: [`AlphaPlane::walk`]
+/// touches a quarter of the memory [`walk`] does on the RGBA.
+pub struct AlphaPlane {
+    /// Crop width.
+    pub width: usize,
+    /// Crop height.
+    pub height: usize,
+    /// Per texel, its alpha.
+    pub alpha: Vec<u8>,
+}
+
+impl AlphaPlane {
+    /// The alpha plane of `part`.
+    pub fn of(part: &PartImage) -> AlphaPlane {
+        AlphaPlane {
+            width: part.width,
+            height: part.height,
+            alpha: part.rgba.chunks_exact(4).map(|p| p[3]).collect(),
+        }
+    }
+
+    /// [`walk`] of the part this plane was taken from.
+    pub fn walk(
+        &self,
+        mesh: &PartMesh,
+        pts: &[[f64; 2]],
+        win: [i64; 4],
+        f: impl FnMut(usize, usize),
+    ) {
+        let a = &self.alpha;
+        walk_alpha(
+            (self.width, self.height),
+            |ti| a[ti],
+            mesh,
+            pts,
+            win,
+            None,
+            f,
+        )
+    }
 }
 
 /// [`walk`] of a `size.0 × size.1` crop whose texel `ti` has alpha
 /// `alpha(ti)`.
-pub fn walk_alpha(
+fn walk_alpha(
     size: (usize, usize),
     alpha: impl Fn(usize) -> u8,
     mesh: &PartMesh,

@@ -12,7 +12,7 @@
 //! covers the poses between the samples, the texels the half-scale render
 //! skips, and the page's half-scale filtering).
 
-use super::raster::PartMesh;
+use super::raster::{AlphaPlane, PartMesh};
 use super::skeleton::Skeleton;
 use super::slice::PartImage;
 use crate::riv::Model;
@@ -61,7 +61,7 @@ pub fn seen(
     };
     let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.contains(&1)).collect();
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
-    let alpha: Vec<Vec<u8>> = parts.iter().map(super::raster::alpha_plane).collect();
+    let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
     for clip in &model.clips {
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
@@ -112,20 +112,12 @@ pub fn seen(
             // pass 1: per pixel, the rank (in far-to-near order, + 1) of the nearest opaque texel
             let mut top = vec![0u32; n];
             for (rank, &(k, _)) in order.iter().enumerate() {
-                let (a, size) = (&alpha[k], (parts[k].width, parts[k].height));
-                super::raster::walk_alpha(
-                    size,
-                    |ti| a[ti],
-                    &meshes[k],
-                    &pts[rank],
-                    win,
-                    None,
-                    |ci, ti| {
-                        if a[ti] == 255 {
-                            top[ci] = rank as u32 + 1;
-                        }
-                    },
-                );
+                let a = &alpha[k];
+                a.walk(&meshes[k], &pts[rank], win, |ci, ti| {
+                    if a.alpha[ti] == 255 {
+                        top[ci] = rank as u32 + 1;
+                    }
+                });
             }
             // pass 2: a texel drawn where nothing opaque is nearer is seen (only
             // the parts with hidden fill: the trim looks at nothing else)
@@ -134,20 +126,11 @@ pub fn seen(
                     continue;
                 }
                 let sk = &mut seen[k];
-                let (a, size) = (&alpha[k], (parts[k].width, parts[k].height));
-                super::raster::walk_alpha(
-                    size,
-                    |ti| a[ti],
-                    &meshes[k],
-                    &pts[rank],
-                    win,
-                    None,
-                    |ci, ti| {
-                        if top[ci] <= rank as u32 + 1 {
-                            sk[ti] = true;
-                        }
-                    },
-                );
+                alpha[k].walk(&meshes[k], &pts[rank], win, |ci, ti| {
+                    if top[ci] <= rank as u32 + 1 {
+                        sk[ti] = true;
+                    }
+                });
             }
         }
     }

@@ -32,7 +32,9 @@
 //! (`smooth-zone`, then `zone`, then `rigid`): an artist expects the skin to
 //! blend at a joint, and rigid is the fallback.
 
-use super::raster::{Affine, Canvas, IDENTITY, PartMesh, raster_masked, rotation_about, skin};
+use super::raster::{
+    Affine, AlphaPlane, Canvas, IDENTITY, PartMesh, raster_masked, rotation_about, skin,
+};
 use super::skeleton::Skeleton;
 use super::slice::{PartImage, Slicing};
 
@@ -300,15 +302,9 @@ struct Scratch {
     seen: Vec<bool>,
 }
 
-/// The pixels where `part` (its alpha plane `alpha`) drawn through `mesh`
+/// The pixels where a part (its alpha plane `alpha`) drawn through `mesh`
 /// deformed to `pts` lands a texel of alpha > 127.
-fn covered_area(
-    part: &PartImage,
-    alpha: &[u8],
-    mesh: &PartMesh,
-    pts: &[[f64; 2]],
-    sc: &mut Scratch,
-) -> u64 {
+fn covered_area(alpha: &AlphaPlane, mesh: &PartMesh, pts: &[[f64; 2]], sc: &mut Scratch) -> u64 {
     if pts.is_empty() {
         return 0;
     }
@@ -330,16 +326,7 @@ fn covered_area(
     let seen = &mut sc.seen;
     seen.clear();
     seen.resize(n, false);
-    let size = (part.width, part.height);
-    super::raster::walk_alpha(
-        size,
-        |ti| alpha[ti],
-        mesh,
-        pts,
-        win,
-        None,
-        |i, ti| seen[i] |= alpha[ti] > 127,
-    );
+    alpha.walk(mesh, pts, win, |i, ti| seen[i] |= alpha.alpha[ti] > 127);
     seen.iter().filter(|s| **s).count() as u64
 }
 
@@ -365,20 +352,14 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         .collect();
     let mut sc = Scratch::default();
     let (mut rest_buf, mut bent_buf, mut swept) = (Vec::new(), Vec::new(), Vec::new());
-    let alpha: Vec<Vec<u8>> = sl.parts.iter().map(super::raster::alpha_plane).collect();
+    let alpha: Vec<AlphaPlane> = sl.parts.iter().map(AlphaPlane::of).collect();
     // the rest coverage of each joint's child (the volume loss's denominator)
     let rest_area: Vec<u64> = (0..sk.bones.len())
         .map(|k| {
             if !joints.contains(&k) {
                 return 0;
             }
-            covered_area(
-                &sl.parts[k],
-                &alpha[k],
-                &meshes[k],
-                &meshes[k].verts,
-                &mut sc,
-            )
+            covered_area(&alpha[k], &meshes[k], &meshes[k].verts, &mut sc)
         })
         .collect();
     // rest coverage of the whole drawing: at rest a part's mesh shows its PNG
@@ -473,7 +454,7 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
                 }
             }
             let pts = deformed(s, sk, c, &meshes[c], &maps);
-            let area = covered_area(&sl.parts[c], &alpha[c], &meshes[c], &pts, &mut sc);
+            let area = covered_area(&alpha[c], &meshes[c], &pts, &mut sc);
             row.distal.push(dist);
             row.proximal.push(prox);
             row.volume_loss
