@@ -6,7 +6,7 @@
 // and `draw` with a `{__pose, __rest}` pose (js-mesh.md §5, §6, §8.4) — so the same code draws
 // through re2d's module and through any module with the engine's API (the plain-JS one).
 //
-// Stages: `readModel` (native, re2d::riv::Model::from_json: the rules and error codes of
+// Stages: `readModel` (native, re2d_riv::Model::from_json: the rules and error codes of
 // export-riv) → scale/offset the model into the caller's frame → skeleton, parts (weights in
 // the flat per-vertex form, z from the draw order), textures through `engine.loadTexture`
 // (paths relative to the JSON file) → `pose(clip, t)` (keys sampled as the reference renderer

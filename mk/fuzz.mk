@@ -26,7 +26,7 @@
 # Miri: `unsafe` lives in src/ffi (the extern "C" adapters), src/rotsprite/rig.rs (the C
 # rig pointer), the renderer's fast paths (src/rotsprite/atlas/{texels,decode,anime}.rs: one
 # checked texel reader and records written in place; src/rotsprite/anime/*, draw.rs, math.rs:
-# SIMD lanes and exact float-to-int conversions), src/publish.rs (signal handler:
+# SIMD lanes and exact float-to-int conversions), crates/output/src/publish.rs (signal handler:
 # sigaction/unlink/raise) and qjs/src/{buffers,pure,mesh}.rs (QuickJS values). test-miri runs
 # the ffi and rig unit tests (`ffi::miri`, the C ABI called from Rust with Rust-made pointers)
 # and the spec's worked decode examples (tests/decode.rs §7.9 and §8.4: the texel reader, both

@@ -2,7 +2,7 @@
 #
 #   make hostile-test   every `re2d` command (and `re2d-qjs` over tests/hostile/qjs/*.js when
 #                       present) over a sample of fuzz/corpus/* and over "valid but huge" inputs
-#                       generated into target/hostile/in (examples/hostile_inputs.rs), each under
+#                       generated into target/hostile/in (testkit/examples/hostile_inputs.rs), each under
 #                       `prlimit --as=2147483648 --cpu=20`: every run exits 0-3, not by a
 #                       signal, with one stderr line on refusal (tests/hostile/run.py); the
 #                       `r29-*` cases (issue 29, one or more per row of its table) also check

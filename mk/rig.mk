@@ -8,13 +8,13 @@ RIG_BENCH_DIR := target/bench-rig
 
 .PHONY: test-rig test-motion bench-rig
 
-# The gates on the two 1696x2528 generated characters (tests/rig_stages.rs: slicing IoU per part, reassembly and its
+# The gates on the two 1696x2528 generated characters (crates/rig/tests/rig_stages.rs: slicing IoU per part, reassembly and its
 # three controls, weight schemes and the ramp control, grid step) and the full `rig build` folder
-# test: too slow for the debug build of cargo-test, where they are ignored. `--workspace` (the default members) keeps the
-# feature set of the release build, so the core is not recompiled for this target.
+# test: too slow for the debug build of cargo-test, where they are ignored; with them, every crate's unit tests
+# in release (the rig crate's and testkit's drawings among them; a few seconds). `--workspace` (the default
+# members) keeps the feature set of the release build, so no crate is compiled twice for this target.
 test-rig:
-	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib -- rig:: drawings::
-	$(CARGO) test --release --workspace --exclude re2d-layout-test --test rig_stages --test rig_cli
+	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib --test rig_stages --test rig_cli
 
 # The whole `rig build` (motion, silhouette, slicing and its confidence control, reassembly proof,
 # tables, meshes, model, .riv, sheet) for the 1696x2528, 20-bone quadruped, the 17-bone biped and

@@ -26,8 +26,7 @@ BENCH_TARGETS += bench-riv
 .PHONY: rig-fixtures riv-test test-browser riv-harness riv-calibrate riv-readme demo-riv bench-riv fuzz-riv riv-fixtures riv-npm
 
 riv-test:
-	$(CARGO) test --test riv
-	$(CARGO) test --lib riv::
+	$(CARGO) test -p re2d-riv
 
 riv-npm:
 	@if [ ! -d $(RIV_NODE_DIR)/node_modules ]; then cd $(RIV_NODE_DIR) && npm ci --no-audit --no-fund; fi

@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use re2d::character::{Character, Expression, FrameRequest};
-//! use re2d::surface::{Options, compile, encode_png};
+//! use re2d_surface::{Options, compile, encode_png};
 //! use std::path::Path;
 //!
 //! // The shipped animal template; its atlas ("animal.png") is compiled from its surface.

@@ -20,24 +20,13 @@
     clippy::manual_checked_ops
 )]
 
-pub mod anim;
 pub mod character;
 pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod model;
-pub mod msh;
-pub mod nres;
-pub mod png_encode;
 pub mod png_io;
-pub mod publish;
-pub mod rig;
-pub mod riv;
 pub mod rotsprite;
 pub mod sprite;
-/// Surface compiler (`re2d compile`): surface JSON → v2 atlas PNG.
-///
-/// cbindgen:ignore
-pub mod surface;
 
 mod ffi;

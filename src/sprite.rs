@@ -175,7 +175,7 @@ const MASK_BITS: u32 = 0b0111_1011_1111_1110;
 /// // an atlas file: the generated dense figure of the test-data crate `re2d-testkit`
 /// let path = std::env::temp_dir().join(format!("re2d-doc-sprite-{}.png", std::process::id()));
 /// let rgba = re2d_testkit::atlas::dense_atlas(1);
-/// std::fs::write(&path, re2d::png_io::encode_rgba(&rgba, 1024, 1024)?)?;
+/// std::fs::write(&path, re2d_output::png_encode::encode_rgba(&rgba, 1024, 1024)?)?;
 ///
 /// let mut h = SpriteHandle::load(&path)?; // v2 atlas, pixel style (128 px)
 /// assert_eq!(h.width(), 128);

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use re2d::limits::read_binary_file;
-use re2d::surface::{decode_rgba8, inspect::inspect};
+use re2d_surface::{decode_rgba8, inspect::inspect};
 
 /// Atlas subcommands.
 #[derive(clap::Subcommand)]

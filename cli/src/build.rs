@@ -1,11 +1,11 @@
 // re2d build: run the compile jobs of a build file (spec: surface-compiler.md §9.3).
-//! Argument parsing and reporting only; the file format is `re2d::surface::build`.
+//! Argument parsing and reporting only; the file format is `re2d_surface::build`.
 //! The first failing job stops the run. No job may write the build file or
 //! any job's surface or material (exit code 2, nothing written).
 
 use std::path::{Path, PathBuf};
 
-use re2d::surface::{CompileError, parse_build};
+use re2d_surface::{CompileError, parse_build};
 
 use crate::compile::{Job, read, report, run_job};
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use re2d::surface::{self, Code, CompileError, Options};
+use re2d_surface::{self as surface, Code, CompileError, Options};
 
 /// `re2d compile` arguments.
 #[derive(clap::Args)]

@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 
 use re2d::limits::Limits;
-use re2d::msh::export::{self, Axis, Options, PoseChoice};
-use re2d::msh::{self, synth};
-use re2d::nres::{self, Issue, Profile};
-use re2d::publish::{publish, publish_with};
+use re2d_msh::export::{self, Axis, Options, PoseChoice};
+use re2d_msh::nres::{self, Issue, Profile};
+use re2d_msh::{self as msh, synth};
+use re2d_output::publish::{publish, publish_with};
 
 use crate::nres::{Fail, read_input};
 

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use re2d::limits::Limits;
-use re2d::nres::{self, Issue, Profile, manifest};
-use re2d::publish::{publish, publish_dir};
+use re2d_msh::nres::{self, Issue, Profile, manifest};
+use re2d_output::publish::{publish, publish_dir};
 
 /// NRes subcommands.
 #[derive(clap::Subcommand)]
@@ -63,7 +63,7 @@ impl Fail {
             format!("error[{}]: {}: {}", e.code, path.display(), e.message),
         )
     }
-    pub fn publish(e: &re2d::publish::PublishError) -> Fail {
+    pub fn publish(e: &re2d_output::publish::PublishError) -> Fail {
         if let Some(i) = e.content::<Issue>() {
             return Fail(1, format!("error[{}]: {}", i.code, i.message));
         }

@@ -6,15 +6,15 @@
 //! (`--apng OUT.png`) or GIF (`--gif OUT.gif`) with the clip's frame delay
 //! (`1/--fps`), looping when the clip loops. `--fit[=MARGIN]` crops every
 //! frame to the union of the opaque bounds of all frames plus MARGIN pixels.
-//! The pixel work is in `re2d::anim`; every file is published atomically.
+//! The pixel work is in `re2d_output::anim`; every file is published atomically.
 //! Exit codes: 0 success, 1 invalid model or option value, 2 usage, 3 I/O.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use re2d::anim;
 use re2d::character::{Character, Expression, FrameRequest};
 use re2d::sprite::Style;
+use re2d_output::anim;
 
 /// `re2d render` arguments.
 #[derive(clap::Args)]
@@ -125,8 +125,9 @@ fn publish(
     h: u32,
     inputs: &[&std::path::Path],
 ) -> Result<(), Fail> {
-    let png = re2d::png_encode::encode_rgba_level(rgba, w, h, re2d::png_encode::BALANCED)
-        .map_err(|e| Fail(format!("{}: {e}", path.display()), 3))?;
+    let png =
+        re2d_output::png_encode::encode_rgba_level(rgba, w, h, re2d_output::png_encode::BALANCED)
+            .map_err(|e| Fail(format!("{}: {e}", path.display()), 3))?;
     publish_bytes(path, &png, inputs)
 }
 
@@ -135,7 +136,8 @@ fn publish_bytes(
     bytes: &[u8],
     inputs: &[&std::path::Path],
 ) -> Result<(), Fail> {
-    re2d::publish::publish(path, bytes, inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
+    re2d_output::publish::publish(path, bytes, inputs)
+        .map_err(|e| Fail(e.to_string(), e.exit_code()))
 }
 
 fn render(a: &Args) -> Result<String, Fail> {
@@ -224,7 +226,7 @@ fn render(a: &Args) -> Result<String, Fail> {
         return Err(Fail(
             format!(
                 "{} frames requested, more than {} (limit max-frames, see --limit; check --fps/--frames)",
-                re2d::surface::fmt_num(wanted),
+                re2d_surface::fmt_num(wanted),
                 limits.max_frames
             ),
             1,
@@ -285,7 +287,8 @@ fn render(a: &Args) -> Result<String, Fail> {
     let inputs: Vec<&std::path::Path> = owned.iter().map(PathBuf::as_path).collect();
     let frame_path = |dir: &std::path::Path, i: usize| dir.join(format!("frame-{i:04}.png"));
     let clash = |p: &std::path::Path| {
-        re2d::publish::check_clash(p, &inputs).map_err(|e| Fail(e.to_string(), e.exit_code()))
+        re2d_output::publish::check_clash(p, &inputs)
+            .map_err(|e| Fail(e.to_string(), e.exit_code()))
     };
     if let Some(dir) = &a.output {
         for i in 0..frames {

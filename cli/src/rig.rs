@@ -1,17 +1,17 @@
 // re2d rig build|slice|verify|mesh|motion: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
-//! Argument parsing and output only; the work is in `re2d::rig`.
+//! Argument parsing and output only; the work is in `re2d_rig`.
 //! Exit codes: 0 success, 1 rejected input (`E_RIG_*` / `E_BVH_*`, one line)
 //! or a failed gate (`E_RIG_GATE`, after the folder and its report are
 //! written), 2 usage (an output folder that is not empty without `--force`),
-//! 3 I/O. Folders are published all or nothing (`re2d::publish::publish_dir`).
+//! 3 I/O. Folders are published all or nothing (`re2d_output::publish::publish_dir`).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use re2d::limits::Limits;
-use re2d::rig::RigError;
-use re2d::rig::build::{self, Input, Options, Timings};
-use re2d::rig::slice::Rule;
+use re2d_rig::RigError;
+use re2d_rig::build::{self, Input, Options, Timings};
+use re2d_rig::slice::Rule;
 
 /// `re2d rig` subcommands.
 #[derive(clap::Subcommand)]
@@ -122,7 +122,7 @@ fn motion_specs(
     for (flag, list, fwd) in [("--up", &f.up, false), ("--forward", &f.forward, true)] {
         for v in list {
             let (n, x) = split(flag, v, &specs)?;
-            let a = re2d::rig::motion::axes::Axis::parse(x).ok_or_else(|| {
+            let a = re2d_rig::motion::axes::Axis::parse(x).ok_or_else(|| {
                 usage(format!(
                     "{flag} {v}: '{x}' is not an axis (+X, -X, +Y, -Y, +Z or -Z)"
                 ))
@@ -196,7 +196,7 @@ fn publish(
     force: bool,
     inputs: &[&Path],
 ) -> Result<(), Fail> {
-    re2d::publish::publish_dir(out, force, inputs, |tmp| {
+    re2d_output::publish::publish_dir(out, force, inputs, |tmp| {
         for (name, bytes) in files {
             std::fs::write(tmp.join(name), bytes)?;
         }
@@ -316,7 +316,7 @@ fn do_slice(a: &SliceArgs) -> Result<String, Fail> {
 fn do_verify(a: &StageArgs) -> Result<String, Fail> {
     let input = load(&a.skeleton)?;
     let s = build::slice_stage(&input, Rule::Paint, &mut Timings::default())?;
-    let v = re2d::rig::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
+    let v = re2d_rig::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     println!("{}", build::verify_json(&v));
     if !v.pass {
         return Err(Fail(

@@ -1,5 +1,5 @@
 // re2d export-riv / re2d riv check / re2d riv render-ref: Rive .riv export of skeleton meshes (issue 8; spec rive-export.md §9, §10.1, §10.2).
-//! Argument parsing and output only; the work is in `re2d::riv`.
+//! Argument parsing and output only; the work is in `re2d_riv`.
 //! Exit codes: 0 success, 1 invalid model, option value or rejected file,
 //! 2 usage, 3 I/O. Errors are one line on stderr; output files are
 //! published atomically.
@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use re2d::limits::Limits;
-use re2d::riv::check::{Report, check_bytes};
-use re2d::riv::reference::{RefOptions, render};
-use re2d::riv::{Control, Model, Options, RivError, export};
+use re2d_riv::check::{Report, check_bytes};
+use re2d_riv::reference::{RefOptions, render};
+use re2d_riv::{Control, Model, Options, RivError, export};
 
 fn pair<T: std::str::FromStr>(s: &str) -> Result<(T, T), String> {
     let (a, b) = s
@@ -147,16 +147,16 @@ fn do_export(a: &ExportArgs) -> Result<String, Fail> {
     // Self-check with the independent reader (skipped for the two controls
     // that are unreadable by design).
     if !matches!(a.control, Some(Control::Badversion | Control::Toc16)) {
-        let file = re2d::riv::read::read(&out.bytes).map_err(|e| {
+        let file = re2d_riv::read::read(&out.bytes).map_err(|e| {
             Fail(
                 format!("internal error: the written file does not read back: {e}"),
                 1,
             )
         })?;
-        if let Some(d) = re2d::riv::roundtrip::compare(&out.objects, &file) {
+        if let Some(d) = re2d_riv::roundtrip::compare(&out.objects, &file) {
             return Err(Fail(format!("internal error: round trip differs: {d}"), 1));
         }
-        let report = re2d::riv::check::check(&file);
+        let report = re2d_riv::check::check(&file);
         if let Some(p) = report.problems.first() {
             return Err(Fail(
                 format!("internal error: the written file fails the check: {p}"),
@@ -170,7 +170,7 @@ fn do_export(a: &ExportArgs) -> Result<String, Fail> {
         inputs.extend(t.path.as_ref().map(|p| dir.join(p)));
     }
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    re2d::publish::publish(&a.output, &out.bytes, &refs)
+    re2d_output::publish::publish(&a.output, &out.bytes, &refs)
         .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
     for w in &out.warnings {
         eprintln!("re2d export-riv: warning: {w}");
@@ -280,7 +280,7 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
         only_part: a.part.clone(),
     };
     let img = render(&model, &opts, &Limits::current())?;
-    let png = re2d::png_io::encode_rgba(&img.data, img.width, img.height)
+    let png = re2d_output::png_encode::encode_rgba(&img.data, img.width, img.height)
         .map_err(|e| Fail(format!("{}: {e}", a.output.display()), 3))?;
     let mut inputs: Vec<PathBuf> = vec![a.model.clone()];
     let dir = a.model.parent().unwrap_or(Path::new(""));
@@ -288,7 +288,7 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
         inputs.extend(t.path.as_ref().map(|p| dir.join(p)));
     }
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    re2d::publish::publish(&a.output, &png, &refs)
+    re2d_output::publish::publish(&a.output, &png, &refs)
         .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
     Ok(format!(
         "{}: {}x{}",

@@ -1,5 +1,5 @@
 // re2d CLI tests — issue 20 (bounded memory and time, all-or-nothing folders, validation gaps): every example of the issue that concerns `re2d`.
-//! Inputs are generated here (`re2d_testkit::msh::hostile`, `re2d::riv::write`);
+//! Inputs are generated here (`re2d_testkit::msh::hostile`, `re2d_riv::write`);
 //! runs that allocate on the old code run under `prlimit --as=2 GiB` (a
 //! missing prlimit fails the test) so that an abort shows as a signal.
 
@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use re2d::riv::write::{Header, RivObject, Value, encode};
+use re2d_riv::write::{Header, RivObject, Value, encode};
 
 fn re2d() -> Command {
     Command::new(env!("CARGO_BIN_EXE_re2d"))
@@ -176,18 +176,18 @@ fn the_export_limit_also_stops_a_streamed_obj_and_a_long_animation() {
         .arg(d.join("a.glb")));
     ok(&o);
     let bytes = fs::read(&m).unwrap();
-    let (model, _) = re2d::msh::decode(
+    let (model, _) = re2d_msh::decode(
         &bytes,
         None,
-        re2d::nres::Profile::Tolerant,
+        re2d_msh::nres::Profile::Tolerant,
         &Default::default(),
     )
     .unwrap();
-    let opts = re2d::msh::export::Options {
+    let opts = re2d_msh::export::Options {
         anim: true,
         ..Default::default()
     };
-    let mem = re2d::msh::export::gltf(&model, &opts, true).unwrap();
+    let mem = re2d_msh::export::gltf(&model, &opts, true).unwrap();
     assert_eq!(fs::read(d.join("a.glb")).unwrap(), mem.bytes);
 }
 
@@ -326,7 +326,7 @@ fn riv_check_of_100k_empty_meshes_is_linear() {
 
 fn archive(d: &Path, profile: &str, seed: u64) -> PathBuf {
     let f = d.join(format!("{profile}-{seed}.nres"));
-    let s = re2d::msh::synth::generate(profile, seed).unwrap();
+    let s = re2d_msh::synth::generate(profile, seed).unwrap();
     fs::write(&f, s.bytes).unwrap();
     f
 }
@@ -361,8 +361,12 @@ fn nres_extract_publishes_the_folder_at_once() {
         .arg("--out")
         .arg(&out)));
     let b_bytes = fs::read(&b).unwrap();
-    let (tri, _) =
-        re2d::nres::decode(&b_bytes, re2d::nres::Profile::Tolerant, &Default::default()).unwrap();
+    let (tri, _) = re2d_msh::nres::decode(
+        &b_bytes,
+        re2d_msh::nres::Profile::Tolerant,
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(files(&out).len(), tri.len() + 1);
     assert!(!out.join("keep.txt").exists());
     // a folder that holds the archive itself is never replaced
@@ -388,10 +392,14 @@ fn concurrent_extracts_into_one_folder_never_mix() {
     let b = archive(&d, "cube-lods", 3);
     let names = |p: &Path| {
         let bytes = fs::read(p).unwrap();
-        let (x, _) =
-            re2d::nres::decode(&bytes, re2d::nres::Profile::Tolerant, &Default::default()).unwrap();
+        let (x, _) = re2d_msh::nres::decode(
+            &bytes,
+            re2d_msh::nres::Profile::Tolerant,
+            &Default::default(),
+        )
+        .unwrap();
         let mut v: Vec<String> = (0..x.len())
-            .map(|i| re2d::nres::manifest::file_name(&x, i))
+            .map(|i| re2d_msh::nres::manifest::file_name(&x, i))
             .chain(["manifest.json".to_string()])
             .collect();
         v.sort();
@@ -528,17 +536,17 @@ fn anim_rotation_keys_stay_in_one_hemisphere_and_are_scale_checked() {
     assert_eq!(keys.len(), 6);
     // the sampled rotations themselves do flip (so the test can fail)
     let bytes = fs::read(&m).unwrap();
-    let (model, _) = re2d::msh::decode(
+    let (model, _) = re2d_msh::decode(
         &bytes,
         None,
-        re2d::nres::Profile::Tolerant,
+        re2d_msh::nres::Profile::Tolerant,
         &Default::default(),
     )
     .unwrap();
     let raw: Vec<[f32; 4]> = (0..6)
         .map(|f| {
-            let q = re2d::msh::anim::sample(&model, 0, f as f32).unwrap().pose.q;
-            re2d::msh::pose::gltf_rotation(q).0
+            let q = re2d_msh::anim::sample(&model, 0, f as f32).unwrap().pose.q;
+            re2d_msh::pose::gltf_rotation(q).0
         })
         .collect();
     assert!(

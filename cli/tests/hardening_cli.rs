@@ -480,7 +480,7 @@ fn row11_inspect_prints_the_real_size() {
     let px = vec![0u8; 1024 * 512 * 4];
     fs::write(
         d.join("a.png"),
-        re2d::png_io::encode_rgba(&px, 1024, 512).unwrap(),
+        re2d_output::png_encode::encode_rgba(&px, 1024, 512).unwrap(),
     )
     .unwrap();
     let o = run(re2d().args(["atlas", "inspect"]).arg(d.join("a.png")));
@@ -698,7 +698,7 @@ fn hostile_inputs_never_abort_and_refuse_in_one_line() {
         ("trunc", huge_png(64, 64)[..30].to_vec()),
         ("noise", (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect()),
     ];
-    let png1 = re2d::png_io::encode_rgba(&[1, 2, 3, 255], 1, 1).unwrap();
+    let png1 = re2d_output::png_encode::encode_rgba(&[1, 2, 3, 255], 1, 1).unwrap();
     inputs.push(("png1", png1));
     for (name, bytes) in &inputs {
         let f = d.join(name);

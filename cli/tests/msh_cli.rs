@@ -86,7 +86,7 @@ fn synth_and_usage_errors() {
         "quirks38",
     ] {
         let f = synth(&d, p, 4);
-        let want = re2d::msh::synth::generate(p, 4).unwrap().bytes;
+        let want = re2d_msh::synth::generate(p, 4).unwrap().bytes;
         assert!(fs::read(&f).unwrap() == want, "{p}");
     }
     let out = d.join("x.msh");
@@ -152,15 +152,16 @@ fn nres_list_extract_pack_repack() {
         0
     );
     assert!(fs::read(&packed).unwrap() == fs::read(&repacked).unwrap());
-    let (a, _) = re2d::nres::decode(
+    let (a, _) = re2d_msh::nres::decode(
         &fs::read(&q).unwrap(),
-        re2d::nres::Profile::Strict,
+        re2d_msh::nres::Profile::Strict,
         &Default::default(),
     )
     .map(|(a, d)| (a.into_owned(), d))
     .unwrap();
     let rb = fs::read(&repacked).unwrap();
-    let (b, _) = re2d::nres::decode(&rb, re2d::nres::Profile::Strict, &Default::default()).unwrap();
+    let (b, _) =
+        re2d_msh::nres::decode(&rb, re2d_msh::nres::Profile::Strict, &Default::default()).unwrap();
     for i in 0..a.len() {
         assert!(a.payload(i) == b.payload(i));
         assert_eq!(
@@ -249,9 +250,14 @@ fn msh_validate_modes_and_json() {
     );
     // a broken link: strict lists it (exit 1), tolerant accepts (exit 0)
     let mut b = fs::read(&h).unwrap();
-    let m = re2d::msh::decode(&b, None, re2d::nres::Profile::Strict, &Default::default())
-        .unwrap()
-        .0;
+    let m = re2d_msh::decode(
+        &b,
+        None,
+        re2d_msh::nres::Profile::Strict,
+        &Default::default(),
+    )
+    .unwrap()
+    .0;
     let off = m.archive().entries()[m.table_entry(7).unwrap()].data_offset as usize;
     drop(m);
     b[off + 2..off + 4].copy_from_slice(&999u16.to_le_bytes());

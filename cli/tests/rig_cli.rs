@@ -165,7 +165,7 @@ fn an_image_without_a_key_border_is_rejected() {
     }
     std::fs::write(
         &png,
-        re2d::png_io::encode_rgba(&px, img.width, img.height).unwrap(),
+        re2d_output::png_encode::encode_rgba(&px, img.width, img.height).unwrap(),
     )
     .unwrap();
     rejects(&dir, &sk, "E_RIG_KEY");

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use re2d::limits::Limits;
-use re2d::riv::Model;
-use re2d::riv::export::{Options, export};
-use re2d::riv::read::read;
-use re2d::riv::reference::{RefOptions, render};
+use re2d_riv::Model;
+use re2d_riv::export::{Options, export};
+use re2d_riv::read::read;
+use re2d_riv::reference::{RefOptions, render};
 use serde_json::Value as Json;
 
 fn repo() -> PathBuf {

@@ -7,10 +7,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let limits = re2d::limits::Limits::DEFAULT;
-    let report = re2d::riv::check::check_bytes(data, &limits);
+    let report = re2d_riv::check::check_bytes(data, &limits);
     // a clean report implies the reader accepted the bytes
     if report.ok() {
-        assert!(re2d::riv::read::read(data).is_ok());
+        assert!(re2d_riv::read::read(data).is_ok());
     }
-    let _ = re2d::riv::read::triangle_indices(data);
+    let _ = re2d_riv::read::triangle_indices(data);
 });

@@ -142,7 +142,7 @@ fn fixtures() -> PathBuf {
         let px: Vec<u8> = (0..h)
             .flat_map(|y| (0..w).flat_map(move |x| f(x, y)))
             .collect();
-        re2d::png_io::encode_rgba(&px, w, h).unwrap_or_default()
+        re2d_output::png_encode::encode_rgba(&px, w, h).unwrap_or_default()
     };
     put(
         "tiny.png",

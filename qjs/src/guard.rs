@@ -263,7 +263,7 @@ pub fn confine_write(path: &Path) -> std::result::Result<(), String> {
     let Some(root) = root() else {
         return Ok(());
     };
-    let target = re2d::publish::resolve_target(path)
+    let target = re2d_output::publish::resolve_target(path)
         .map_err(|e| format!("{}: cannot resolve: {e}", path.display()))?;
     let target = std::path::absolute(&target).unwrap_or(target);
     let mut existing = target.as_path();

@@ -220,7 +220,7 @@ pub fn run(opts: &Options) -> i32 {
         match rx.recv_timeout(wait) {
             Ok(s) => s,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                re2d::publish::remove_in_flight();
+                re2d_output::publish::remove_in_flight();
                 let g = Guard::new(limits.qjs_time_secs, 0, None);
                 // Straight to fd 2: the stuck thread may hold the stdio locks.
                 use std::io::Write;

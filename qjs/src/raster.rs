@@ -288,7 +288,7 @@ impl Framebuffer {
 }
 
 /// Write tightly packed RGBA8 pixels as a PNG file (the shared deterministic
-/// encoder of [`re2d::png_io`], published atomically by [`re2d::publish`]).
+/// encoder of [`re2d::png_io`], published atomically by [`re2d_output::publish`]).
 /// The run's guards apply first: the path must be inside `--root`, the
 /// encoder's worst-case buffers must fit the memory limit (a `RangeError`
 /// naming `qjs-memory`), and the script's own files are inputs the output
@@ -306,13 +306,13 @@ pub fn write_png(
     guard::confine_write(path).map_err(fail)?;
     guard::check_native(
         ctx,
-        re2d::png_encode::encode_peak_bytes(width, height),
+        re2d_output::png_encode::encode_peak_bytes(width, height),
         what,
     )?;
-    let bytes = re2d::png_io::encode_rgba(rgba, width, height).map_err(fail)?;
+    let bytes = re2d_output::png_encode::encode_rgba(rgba, width, height).map_err(fail)?;
     let inputs = guard::inputs();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    re2d::publish::publish(path, &bytes, &inputs).map_err(|e| fail(e.to_string()))
+    re2d_output::publish::publish(path, &bytes, &inputs).map_err(|e| fail(e.to_string()))
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! Native module `re2d/native/riv` behind `$.mesh.exportRiv(rig, parts, clip, opts)`
 //! (rive-export.md §7–§9 from JS; issue 8) and `readModel`, the model reader of `$.mesh.load`
 //! (issue 30, see `read_model`). `exportRiv` builds the §7 model from a `$.mesh` rig and parts,
-//! runs [`re2d::riv::export()`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
-//! `engine`. Adapter only: all mapping and validation live in `re2d::riv`.
+//! runs [`re2d_riv::export()`] and returns the `.riv` bytes as an `ArrayBuffer`. It needs no
+//! `engine`. Adapter only: all mapping and validation live in `re2d_riv`.
 //!
 //! Arguments:
 //! - `rig`: a `$.mesh.skeleton(spec)` rig (its `spec()` is exported) or a plain skeleton spec;
@@ -28,7 +28,7 @@ use super::buffers::with_u8_mut;
 use std::path::{Path, PathBuf};
 
 use re2d::limits::{Limits, ReadError, read_file};
-use re2d::riv::{Code, Control, Model, Options, RivError, export};
+use re2d_riv::{Code, Control, Model, Options, RivError, export};
 
 fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
     type_err_as(ctx, "exportRiv", msg)
@@ -262,17 +262,17 @@ fn export_riv<'js>(
     let num = |k: &str| -> Result<Option<f64>> { Ok(get(k)?.as_number()) };
     let fps = match num("fps")? {
         None => 60,
-        Some(f) if f >= 1.0 && f <= re2d::riv::export::MAX_FPS as f64 && f.fract() == 0.0 => {
+        Some(f) if f >= 1.0 && f <= re2d_riv::export::MAX_FPS as f64 && f.fract() == 0.0 => {
             f as u32
         }
         Some(f) => {
             return Err(riv_err(
                 &ctx,
                 &RivError::new(
-                    re2d::riv::Code::Option,
+                    re2d_riv::Code::Option,
                     format!(
                         "opts.fps {f} is not an integer in 1..={}",
-                        re2d::riv::export::MAX_FPS
+                        re2d_riv::export::MAX_FPS
                     ),
                 ),
             ));
@@ -440,7 +440,7 @@ mod tests {
 
     use super::super::modules::{HostLoader, HostResolver};
     use re2d::limits::Limits;
-    use re2d::riv::{Model, Options, RivError, export};
+    use re2d_riv::{Model, Options, RivError, export};
 
     /// Evaluates `src` as a module (no engine) and returns `globalThis.__out`.
     fn run_js(src: &str) -> Vec<f64> {

@@ -415,7 +415,8 @@ fn watchdog_ends_a_run_stuck_in_native_code() {
 #[test]
 fn textures_count_against_the_memory_limit() {
     let d = tmp("tex");
-    let png = re2d::png_io::encode_rgba(&vec![7u8; 1000 * 1000 * 4], 1000, 1000).unwrap();
+    let png =
+        re2d_output::png_encode::encode_rgba(&vec![7u8; 1000 * 1000 * 4], 1000, 1000).unwrap();
     fs::write(d.join("t.png"), png).unwrap();
     let body = r#"
 let n = 0;

@@ -244,8 +244,8 @@ pub fn png(data: &[u8]) {
     if let Ok(img) = re2d::png_io::decode_rgba_limited(std::io::Cursor::new(data), &l) {
         let _ = re2d::sprite::SpriteHandle::from_image(img, std::path::Path::new("fuzz.png"));
     }
-    if let Ok(img) = re2d::surface::decode_rgba8_limited(data, &l) {
-        let _ = re2d::surface::inspect::inspect(&img.rgba, img.width, img.height);
+    if let Ok(img) = re2d_surface::decode_rgba8_limited(data, &l) {
+        let _ = re2d_surface::inspect::inspect(&img.rgba, img.width, img.height);
     }
 }
 
@@ -253,7 +253,7 @@ pub fn png(data: &[u8]) {
 
 /// Surface JSON → compile (byte 0 picks legacy/segments/support) → inspect.
 pub fn surface(data: &[u8]) {
-    use re2d::surface::{Options, compile, inspect::inspect};
+    use re2d_surface::{Options, compile, inspect::inspect};
     let Some((&sel, json)) = data.split_first() else {
         return;
     };
@@ -361,7 +361,7 @@ pub fn build_file(data: &[u8]) {
     if FUZZ_LIMITS.check_json_depth(data).is_err() {
         return;
     }
-    let _ = re2d::surface::parse_build(data, std::path::Path::new("base"));
+    let _ = re2d_surface::parse_build(data, std::path::Path::new("base"));
 }
 
 /// BVH bytes → reader (fuzz limits), forward kinematics of the first and last
@@ -369,7 +369,7 @@ pub fn build_file(data: &[u8]) {
 /// options: whatever the capture holds, every step returns a value or a
 /// typed error.
 pub fn bvh(data: &[u8]) {
-    use re2d::rig::{bvh, motion};
+    use re2d_rig::{bvh, motion};
     let Ok(b) = bvh::parse(data, &FUZZ_LIMITS) else {
         return;
     };
@@ -415,7 +415,7 @@ pub fn bvh(data: &[u8]) {
 /// a 64×64 drawing (a red disc on a green key), build the bone tree, the
 /// motion bones, the silhouette, the slicing and the pivot map.
 pub fn rig_skeleton(data: &[u8]) {
-    use re2d::rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
+    use re2d_rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
     let Ok(sk) = Skeleton::parse(data, &FUZZ_LIMITS) else {
         return;
     };

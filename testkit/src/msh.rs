@@ -1,11 +1,11 @@
 // re2d test data — "valid but huge" MSH models for the memory-capped harness and the export bounds tests (issue 20).
 //! [`hostile`] writes small MSH files whose exports are large. They test the exporters' bounds,
 //! not the reader, so they are packed by the core's own NRes writer
-//! ([`re2d::nres::Archive::encode_canonical`]); the models of the spec's profiles (msh.md §9.1)
-//! come from `re2d::msh::synth`, which has its own independent encoder.
+//! ([`re2d_msh::nres::Archive::encode_canonical`]); the models of the spec's profiles (msh.md §9.1)
+//! come from `re2d_msh::synth`, which has its own independent encoder.
 
-use re2d::msh::synth::{Synth, SynthNode};
-use re2d::nres::Archive;
+use re2d_msh::nres::Archive;
+use re2d_msh::synth::{Synth, SynthNode};
 
 fn p16(v: &mut Vec<u8>, x: u16) {
     v.extend_from_slice(&x.to_le_bytes());

@@ -9,7 +9,7 @@
 //! - [`arm`]: a two-bone arm on a zero-length shoulder pivot (distal /
 //!   proximal locality probe), a closed `wave` loop and probe clips.
 //! - [`mocap`] (issue 19): the walking figure with a `walk` clip
-//!   retargeted from motion capture by [`re2d::rig::motion`] (rotation
+//!   retargeted from motion capture by [`re2d_rig::motion`] (rotation
 //!   tracks plus the root bob as `translations` of the root), the same
 //!   probes, and `probe_bob`, a clip that only moves the root (x and y) far
 //!   enough for the `notranslate` control to fail. It needs the capture, so
@@ -109,7 +109,7 @@ pub fn texture(h: f64) -> Vec<u8> {
             px.extend_from_slice(&[c[0], c[1], c[2], 255]);
         }
     }
-    re2d::png_io::encode_rgba(&px, n as u32, n as u32).unwrap_or_default()
+    re2d_output::png_encode::encode_rgba(&px, n as u32, n as u32).unwrap_or_default()
 }
 
 /// A strip along `bone` from `-ext0` to `length + ext1`, half-width `r`,
@@ -513,10 +513,10 @@ pub fn all() -> Vec<Fixture> {
 }
 
 /// The walking figure's model (as [`walk`] writes it).
-fn walk_model() -> Option<(serde_json::Map<String, Json>, re2d::riv::Model)> {
+fn walk_model() -> Option<(serde_json::Map<String, Json>, re2d_riv::Model)> {
     let f = walk();
     let json: Json = serde_json::from_str(&f.json).ok()?;
-    let mut src = |id: &str, _: &Json| -> Result<(String, Vec<u8>), re2d::riv::RivError> {
+    let mut src = |id: &str, _: &Json| -> Result<(String, Vec<u8>), re2d_riv::RivError> {
         let name = format!("{id}.png");
         let png = f
             .textures
@@ -526,8 +526,7 @@ fn walk_model() -> Option<(serde_json::Map<String, Json>, re2d::riv::Model)> {
             .unwrap_or_default();
         Ok((name, png))
     };
-    let model =
-        re2d::riv::Model::from_json(&json, &mut src, &re2d::limits::Limits::DEFAULT).ok()?;
+    let model = re2d_riv::Model::from_json(&json, &mut src, &re2d::limits::Limits::DEFAULT).ok()?;
     match json {
         Json::Object(m) => Some((m, model)),
         _ => None,
@@ -537,7 +536,7 @@ fn walk_model() -> Option<(serde_json::Map<String, Json>, re2d::riv::Model)> {
 /// The walking figure's bones as motion retargeting sees them: canonical
 /// order, start and end at rest (the figure faces right: its feet point
 /// to +x; `L` bones are the near ones).
-pub fn mocap_bones() -> Vec<re2d::rig::motion::MotionBone> {
+pub fn mocap_bones() -> Vec<re2d_rig::motion::MotionBone> {
     let Some((_, model)) = walk_model() else {
         return Vec::new();
     };
@@ -546,7 +545,7 @@ pub fn mocap_bones() -> Vec<re2d::rig::motion::MotionBone> {
         .bones
         .iter()
         .zip(&rest)
-        .map(|(b, w)| re2d::rig::motion::MotionBone {
+        .map(|(b, w)| re2d_rig::motion::MotionBone {
             name: b.name.clone(),
             parent: b.parent,
             start: [w.x, w.y],
@@ -555,14 +554,14 @@ pub fn mocap_bones() -> Vec<re2d::rig::motion::MotionBone> {
                 w.y + b.length * w.angle.sin(),
             ],
             joint: None,
-            bend: re2d::rig::motion::Bend::Normal,
+            bend: re2d_rig::motion::Bend::Normal,
         })
         .collect()
 }
 
 /// The walking figure with a captured `walk` (from [`mocap_bones`], in
 /// that order), the probes of [`walk`], and `probe_bob`.
-pub fn mocap(w: &re2d::rig::motion::Walk) -> Fixture {
+pub fn mocap(w: &re2d_rig::motion::Walk) -> Fixture {
     let base = walk();
     let Some((mut m, model)) = walk_model() else {
         return Fixture {

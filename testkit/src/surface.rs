@@ -4,8 +4,8 @@
 //! in the body space of surface-compiler.md §10, plus the elbow and knee
 //! segment rules of §10.4 (widths 6 and 7).
 
-use re2d::surface::Profile;
-use re2d::surface::{IDENTITY, Patch, Rule, Shape, Surface};
+use re2d_surface::Profile;
+use re2d_surface::{IDENTITY, Patch, Rule, Shape, Surface};
 
 fn loft(id: i64, rect: [i64; 4], color: [u8; 3], sections: Vec<[f64; 8]>) -> Patch {
     Patch {

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::Drawing;
-use re2d::rig::RigError;
+use re2d_rig::RigError;
 
 fn encode(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, RigError> {
-    re2d::png_encode::encode_rgba(rgba, w, h).map_err(|e| RigError::new("E_RIG_IMAGE", e))
+    re2d_output::png_encode::encode_rgba(rgba, w, h).map_err(|e| RigError::new("E_RIG_IMAGE", e))
 }
 
 impl Drawing {
@@ -41,7 +41,7 @@ impl Drawing {
             self.skeleton_json.clone().into_bytes(),
         ];
         for (path, b) in paths.iter().zip(&bytes) {
-            re2d::publish::publish(path, b, &[])
+            re2d_output::publish::publish(path, b, &[])
                 .map_err(|e| RigError::new("E_IO", e.to_string()))?;
         }
         Ok(paths)

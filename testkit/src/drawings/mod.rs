@@ -49,7 +49,7 @@ pub use layered::Variant;
 pub use render::PartStats;
 
 use re2d::limits::Limits;
-use re2d::rig::RigError;
+use re2d_rig::RigError;
 
 /// Which character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
