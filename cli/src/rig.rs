@@ -11,7 +11,7 @@ use std::time::Instant;
 use re2d::limits::Limits;
 use re2d_rig::RigError;
 use re2d_rig::build::{self, Input, Options, Timings};
-use re2d_rig::slice::Rule;
+use re2d_rig::cut::slice::Rule;
 
 /// `re2d rig` subcommands.
 #[derive(clap::Subcommand)]
@@ -316,7 +316,7 @@ fn do_slice(a: &SliceArgs) -> Result<String, Fail> {
 fn do_verify(a: &StageArgs) -> Result<String, Fail> {
     let input = load(&a.skeleton)?;
     let s = build::slice_stage(&input, Rule::Paint, &mut Timings::default())?;
-    let v = re2d_rig::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
+    let v = re2d_rig::cut::verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     println!("{}", build::verify_json(&v));
     if !v.pass {
         return Err(Fail(

@@ -1,6 +1,6 @@
 // re2d tests — issue 30: a rigged character played by `re2d-qjs` through `$.mesh.load`, judged
 // by pixels against the independent reference renderer (`re2d riv render-ref`, rive-export.md
-// §10.2) with the §10.4 metrics of `re2d_rig::verify::metrics`.
+// §10.2) with the §10.4 metrics of `re2d_rig::cut::verify::metrics`.
 //! For the biped and the quadruped that `make test-mesh-load` draws (examples/rig_drawings) and
 //! rigs (`re2d rig build` with the committed capture) into `target/mesh-load/` (or
 //! `$RE2D_MESH_LOAD_DIR`), eight times of the walk, `t_i = i·d/8`:
@@ -18,7 +18,7 @@ use std::process::Command;
 
 use re2d::limits::Limits;
 use re2d::png_io::{RgbaImage, decode_rgba, header_size};
-use re2d_rig::verify::metrics;
+use re2d_rig::cut::verify::metrics;
 use re2d_riv::Model;
 use re2d_riv::reference::{RefOptions, render};
 use serde_json::Value as Json;

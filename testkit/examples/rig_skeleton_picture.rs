@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use re2d_rig::skeleton::Skeleton;
-use re2d_rig::slice::tube_d;
+use re2d_rig::cut::slice::tube_d;
+use re2d_rig::declare::skeleton::Skeleton;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

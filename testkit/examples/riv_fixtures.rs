@@ -8,7 +8,7 @@
 //! `cargo run --example riv_fixtures [-- OUT_DIR]`
 
 use re2d::limits::Limits;
-use re2d_rig::{bvh, motion};
+use re2d_rig::motion::{self, bvh};
 
 fn main() {
     let out = std::env::args()

@@ -369,7 +369,7 @@ pub fn build_file(data: &[u8]) {
 /// options: whatever the capture holds, every step returns a value or a
 /// typed error.
 pub fn bvh(data: &[u8]) {
-    use re2d_rig::{bvh, motion};
+    use re2d_rig::motion::{self, bvh};
     let Ok(b) = bvh::parse(data, &FUZZ_LIMITS) else {
         return;
     };
@@ -415,11 +415,12 @@ pub fn bvh(data: &[u8]) {
 /// a 64×64 drawing (a red disc on a green key), build the bone tree, the
 /// motion bones, the silhouette, the slicing and the pivot map.
 pub fn rig_skeleton(data: &[u8]) {
-    use re2d_rig::{silhouette, skeleton::Skeleton, slice, tree, verify};
+    use re2d_rig::cut::{slice, verify};
+    use re2d_rig::declare::{silhouette, skeleton::Skeleton, tree};
     let Ok(sk) = Skeleton::parse(data, &FUZZ_LIMITS) else {
         return;
     };
-    let _ = sk.motion_bones();
+    let _ = re2d_rig::motion::bones_of(&sk);
     let _ = sk.parents_first();
     let _ = sk.far_to_near();
     let t = tree::build(&sk);

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use re2d::limits::Limits;
-use re2d_rig::bvh::{self, Bvh, Channel};
+use re2d_rig::motion::bvh::{self, Bvh, Channel};
 
 fn parse(s: &str) -> Result<Bvh, re2d_rig::RigError> {
     bvh::parse(s.as_bytes(), &Limits::DEFAULT)

@@ -33,7 +33,7 @@ fn peak(f: impl FnOnce()) -> usize {
 }
 
 use re2d::limits::Limits;
-use re2d_rig::bvh;
+use re2d_rig::motion::bvh;
 
 fn file(frames: &str, lines: usize) -> Vec<u8> {
     let mut s = format!(

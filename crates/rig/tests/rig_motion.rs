@@ -3,7 +3,7 @@
 use std::f64::consts::PI;
 
 use re2d::limits::Limits;
-use re2d_rig::bvh::{self, Bvh};
+use re2d_rig::motion::bvh::{self, Bvh};
 use re2d_rig::motion::mapping::{End, segment};
 use re2d_rig::motion::{
     Bend, MotionBone, MotionOptions, Retargeted, retarget, retarget_with_report,

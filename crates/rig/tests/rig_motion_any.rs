@@ -1,8 +1,8 @@
 // re2d rig motion from any capture (issue 25): up axis (±Y/±Z) and forward detection and their overrides, joint-name families (CMU, MotionBuilder, Mixamo with the `mixamorig:` prefix) on rotated and renamed variants of the shipped CMU walk that this test writes itself, the child on a limb's chain, the trunk as one chain, end segments, the loop cut where the capture matches itself with a local seam blend, the clip-vs-capture fit, one-shot clips from the fair1 captures (spec: rig.md §6 as amended by issue 25).
 
 use re2d::limits::Limits;
-use re2d_rig::bvh::{self, Bvh};
 use re2d_rig::motion::axes::Axis;
+use re2d_rig::motion::bvh::{self, Bvh};
 use re2d_rig::motion::{
     Bend, Mode, MotionBone, MotionOptions, Retargeted, Rule, SEAM_FRACTION, retarget_with_report,
 };

@@ -1,7 +1,7 @@
 // re2d rig motion key bound: a cycle needing more keys than `bvh-max-frames` is refused before the keys are allocated (spec: rig.md §6; issue 19 limits). Alone in its binary: it changes the process-wide limits.
 
 use re2d::limits::Limits;
-use re2d_rig::bvh;
+use re2d_rig::motion::bvh;
 use re2d_rig::motion::{Bend, MotionBone, MotionOptions, retarget};
 
 #[test]

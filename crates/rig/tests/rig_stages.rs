@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 
 use re2d::limits::Limits;
 use re2d::png_io::RgbaImage;
-use re2d_rig::silhouette::{Silhouette, silhouette};
-use re2d_rig::skeleton::Skeleton;
-use re2d_rig::slice::{Slicing, slice};
+use re2d_rig::cut::slice::{Slicing, slice};
+use re2d_rig::declare::silhouette::{Silhouette, silhouette};
+use re2d_rig::declare::skeleton::Skeleton;
 use re2d_testkit::drawings::{self, CharacterSpec, Drawing};
 
 /// The gates run on the seed's canvas (4.3 Mpx), too slow for a debug build: those tests
@@ -110,10 +110,10 @@ fn slicing_matches_the_truth_quadruped() {
     slicing_gate(quadruped(), "quadruped");
 }
 
-fn verification(c: &Case, what: &str) -> re2d_rig::verify::Verification {
-    let tree = re2d_rig::tree::build(&c.sk);
-    let map = re2d_rig::verify::PivotMap::new(&c.sk, &tree, &c.sl);
-    let v = re2d_rig::verify::verify(&c.sk, &c.sil, &c.sl, &map);
+fn verification(c: &Case, what: &str) -> re2d_rig::cut::verify::Verification {
+    let tree = re2d_rig::declare::tree::build(&c.sk);
+    let map = re2d_rig::cut::verify::PivotMap::new(&c.sk, &tree, &c.sl);
+    let v = re2d_rig::cut::verify::verify(&c.sk, &c.sil, &c.sl, &map);
     eprintln!(
         "{what}: reassembly IoU {:.4} colour {:.4} ({} connectors)",
         v.iou,
@@ -146,7 +146,7 @@ fn reassembly_passes_and_its_controls_fail() {
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let v = verification(c, what);
         assert!(
-            v.iou >= re2d_rig::verify::T_IOU && v.colour >= re2d_rig::verify::T_COLOUR,
+            v.iou >= re2d_rig::cut::verify::T_IOU && v.colour >= re2d_rig::cut::verify::T_COLOUR,
             "{what}"
         );
         assert_eq!(v.controls.len(), 3, "{what}");
@@ -161,15 +161,15 @@ fn tables(
     c: &Case,
     what: &str,
 ) -> (
-    re2d_rig::weights::SchemeTable,
-    Vec<re2d_rig::mesh::StepRow>,
+    re2d_rig::skin::weights::SchemeTable,
+    Vec<re2d_rig::skin::mesh::StepRow>,
     Option<usize>,
 ) {
-    use re2d_rig::weights::{Scheme, bend_maps, table, weights};
+    use re2d_rig::skin::weights::{Scheme, bend_maps, table, weights};
     let meshes: Vec<_> =
         c.sl.parts
             .iter()
-            .map(|p| re2d_rig::mesh::grid(p, 8).expect("mesh"))
+            .map(|p| re2d_rig::skin::mesh::grid(p, 8).expect("mesh"))
             .collect();
     let t = table(&c.sk, &c.sl, &meshes);
     eprintln!("{what}: scheme | distal px (sum) | proximal px (max) | largest volume loss %");
@@ -196,7 +196,7 @@ fn tables(
             Vec::new()
         }
     };
-    let (rows, step) = re2d_rig::mesh::step_table(&c.sl.parts, &wf, &bends);
+    let (rows, step) = re2d_rig::skin::mesh::step_table(&c.sl.parts, &wf, &bends);
     eprintln!("{what}: step | max deviation px | vertices");
     for r in &rows {
         eprintln!(
@@ -222,7 +222,7 @@ fn weights_are_local_and_the_ramp_is_not() {
         let ramp = t
             .rows
             .iter()
-            .find(|r| r.scheme == re2d_rig::weights::Scheme::Ramp)
+            .find(|r| r.scheme == re2d_rig::skin::weights::Scheme::Ramp)
             .expect("ramp");
         assert!(
             !ramp.local(),
@@ -246,8 +246,10 @@ fn weights_are_local_and_the_ramp_is_not() {
     ignore = "4.3 Mpx: run in release by `make test-rig`"
 )]
 fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
-    use re2d_rig::mesh::{COARSE, LEVELS, PartMesh, adaptive_table, mesh_deviation, t_junctions};
-    use re2d_rig::weights::{Scheme, bend_maps, weights};
+    use re2d_rig::skin::mesh::{
+        COARSE, LEVELS, PartMesh, adaptive_table, mesh_deviation, t_junctions,
+    };
+    use re2d_rig::skin::weights::{Scheme, bend_maps, weights};
     for (c, what) in [(biped(), "biped"), (quadruped(), "quadruped")] {
         let sk = &c.sk;
         let bends = |k: usize| {
@@ -285,7 +287,7 @@ fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
             .expect("a joint part");
         let half = changed[k].width * (changed[k].height / 2) * 4;
         changed[k].rgba[..half].fill(0);
-        let earlier = re2d_rig::mesh::Earlier {
+        let earlier = re2d_rig::skin::mesh::Earlier {
             parts: &c.sl.parts,
             table: &table,
             meshes: &meshes,
@@ -322,7 +324,7 @@ fn adaptive_meshes_follow_the_rule_and_the_controls_fail() {
         let uniform: usize =
             c.sl.parts
                 .iter()
-                .map(|p| re2d_rig::mesh::grid(p, 8).map_or(0, |m| m.verts.len()))
+                .map(|p| re2d_rig::skin::mesh::grid(p, 8).map_or(0, |m| m.verts.len()))
                 .sum();
         eprintln!("{what}: {adaptive} vertices adaptive, {uniform} on the uniform 8 px grid");
         assert!(adaptive * 3 < uniform, "{what}: {adaptive} vs {uniform}");
@@ -372,7 +374,7 @@ fn declaration_rules_and_codes() {
     let sk = parse(&ok).expect("valid");
     assert_eq!(sk.bones[1].parent, Some(0));
     assert_eq!(sk.bones[1].radii, vec![3.0; 3]);
-    assert_eq!(sk.background, re2d_rig::skeleton::Background::Auto);
+    assert_eq!(sk.background, re2d_rig::declare::skeleton::Background::Auto);
     assert!(sk.facing_right);
     let cases = [
         (
@@ -472,7 +474,7 @@ fn declaration_rules_and_codes() {
     ))
     .expect("two Cyrillic names");
     assert_eq!(
-        re2d_rig::verify::png_name(&u.bones[0].name),
+        re2d_rig::declare::skeleton::png_name(&u.bones[0].name),
         "part_рука.png"
     );
 }
@@ -492,7 +494,7 @@ fn a_bend_is_declared_per_bone_and_bad_ones_are_refused() {
     let sk = parse(&two("", r#", "bend": "reversed""#)).expect("valid");
     assert_eq!(sk.bones[0].bend, Bend::Normal);
     assert_eq!(sk.bones[1].bend, Bend::Reversed);
-    let mb = sk.motion_bones();
+    let mb = re2d_rig::motion::bones_of(&sk);
     assert_eq!((mb[0].bend, mb[1].bend), (Bend::Normal, Bend::Reversed));
     for given in [r#", "bend": "normal""#, r#", "bend": null"#, ""] {
         let sk = parse(&two("", given)).expect(given);
@@ -521,7 +523,7 @@ fn connectors_join_children_that_do_not_start_at_the_tip() {
            {"name": "arm", "parent": "torso", "points": [[55, 40], [80, 60]], "radius": 4}"#,
     ))
     .unwrap();
-    let t = re2d_rig::tree::build(&sk);
+    let t = re2d_rig::declare::tree::build(&sk);
     assert_eq!(t.connectors(), 1);
     let names: Vec<&str> = t.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["torso", "head", "arm.connector", "arm"]);
@@ -565,7 +567,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
             (seed >> 33).is_multiple_of(17)
         })
         .collect();
-    let near = re2d_rig::slice::nearest_feature(&feature, w, h);
+    let near = re2d_rig::cut::slice::nearest_feature(&feature, w, h);
     for i in 0..w * h {
         let (x, y) = ((i % w) as i64, (i / w) as i64);
         let best = (0..w * h)
@@ -578,7 +580,7 @@ fn nearest_feature_is_the_exact_euclidean_nearest() {
         assert!(feature[j] && got == best, "pixel {i}: {got} vs {best}");
     }
     assert!(
-        re2d_rig::slice::nearest_feature(&[false; 12], 4, 3)
+        re2d_rig::cut::slice::nearest_feature(&[false; 12], 4, 3)
             .iter()
             .all(|&j| j == usize::MAX)
     );
@@ -592,7 +594,7 @@ fn keying_gives_fractional_edges_without_green_spill() {
         width: d.width,
         height: d.height,
     };
-    let sil = silhouette(&img, re2d_rig::skeleton::Background::Auto).unwrap();
+    let sil = silhouette(&img, re2d_rig::declare::skeleton::Background::Auto).unwrap();
     assert_eq!(sil.key, Some([0, 255, 0]));
     let (mut partial, mut greenish) = (0, 0);
     for p in sil.rgba.chunks(4) {
@@ -630,11 +632,11 @@ fn a_mocap_map_leaves_the_other_bones_in_their_drawn_pose() {
     let with = format!(
         "{{\"version\": 1, \"image\": \"a.png\", \"bones\": [{bones}], \"mocap\": {{\"thigh\": \"LeftHip\"}}}}"
     );
-    let mb = parse(&with).unwrap().motion_bones();
+    let mb = re2d_rig::motion::bones_of(&parse(&with).unwrap());
     // "body" would take the default table's spine joint; with a map it stays as drawn
     assert_eq!(mb[0].joint.as_deref(), Some(""));
     assert_eq!(mb[1].joint.as_deref(), Some("LeftHip"));
-    let without = parse(&with_bones(bones)).unwrap().motion_bones();
+    let without = re2d_rig::motion::bones_of(&parse(&with_bones(bones)).unwrap());
     assert_eq!(without[0].joint, None);
     assert_eq!(without[1].joint, None);
 }
@@ -848,9 +850,9 @@ fn ious(sl: &Slicing, sil: &Silhouette, truth: &[u8], n: usize) -> Vec<f64> {
 
 #[test]
 fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
-    use re2d_rig::slice::{Rule, slice_with};
+    use re2d_rig::cut::slice::{Rule, slice_with};
     let (img, truth) = layered_drawing();
-    let sil = silhouette(&img, re2d_rig::skeleton::Background::Auto).expect("keys");
+    let sil = silhouette(&img, re2d_rig::declare::skeleton::Background::Auto).expect("keys");
     // ownership is measured on the keyed figure (the darker outline's fringe keys to partial alpha)
     let truth: Vec<u8> = truth
         .iter()
@@ -903,11 +905,11 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
         );
     }
     // the confidence needs no truth: the doubled-radii control doubts more
-    let bad = re2d_rig::slice::doubled(&sk);
-    let ctl = re2d_rig::slice::confidence(
+    let bad = re2d_rig::cut::slice::doubled(&sk);
+    let ctl = re2d_rig::cut::slice::confidence(
         &bad,
         &sil,
-        &re2d_rig::slice::ownership(&bad, &sil, Rule::Paint),
+        &re2d_rig::cut::slice::ownership(&bad, &sil, Rule::Paint),
     );
     eprintln!(
         "  doubt {:.4} (tie {:.4}, unpainted border {:.4}); control {:.4}",
@@ -927,13 +929,13 @@ fn paint_rule_follows_the_layers_where_the_tube_rule_does_not() {
 #[test]
 fn a_tube_off_the_figure_is_bad_input() {
     let (img, _) = layered_drawing();
-    let sil = silhouette(&img, re2d_rig::skeleton::Background::Auto).expect("keys");
+    let sil = silhouette(&img, re2d_rig::declare::skeleton::Background::Auto).expect("keys");
     let sk = parse(&with_bones(
         r#"{"name": "torso", "points": [[300, 450], [300, 186]], "radius": 92},
            {"name": "ghost", "parent": "torso", "points": [[10, 10], [40, 10]], "radius": 6}"#,
     ))
     .unwrap();
-    let e = re2d_rig::slice::slice(&sk, &sil).unwrap_err();
+    let e = re2d_rig::cut::slice::slice(&sk, &sil).unwrap_err();
     assert_eq!(e.code, "E_RIG_PART");
     assert!(e.message.contains("'ghost'"), "{e}");
 }
@@ -942,7 +944,7 @@ fn a_tube_off_the_figure_is_bad_input() {
 
 /// Per part with visible paint in the truth: (name, IoU paint, IoU tubes); and the means.
 fn layered_table(spec: CharacterSpec) -> (Vec<(String, f64, f64)>, f64, f64) {
-    use re2d_rig::slice::{Rule, slice_with};
+    use re2d_rig::cut::slice::{Rule, slice_with};
     let d = drawings::generate(&spec).expect("paints");
     let sk = Skeleton::parse(d.skeleton_json.as_bytes(), &Limits::DEFAULT).expect("parses");
     let img = RgbaImage {
@@ -1062,9 +1064,13 @@ fn layered_characters_pass_reassembly_with_every_control_failing() {
     ] {
         let c = case(spec);
         let v = verification(&c, what);
-        assert!(v.iou >= re2d_rig::verify::T_IOU, "{what}: IoU {:.4}", v.iou);
         assert!(
-            v.colour >= re2d_rig::verify::T_COLOUR,
+            v.iou >= re2d_rig::cut::verify::T_IOU,
+            "{what}: IoU {:.4}",
+            v.iou
+        );
+        assert!(
+            v.colour >= re2d_rig::cut::verify::T_COLOUR,
             "{what}: colour {:.4}",
             v.colour
         );
@@ -1083,8 +1089,8 @@ fn layered_characters_pass_reassembly_with_every_control_failing() {
 /// hidden fill is not visible paint.
 #[test]
 fn shift_change_measures_the_part_alone() {
-    use re2d_rig::slice::PartImage;
-    use re2d_rig::verify::shift_change;
+    use re2d_rig::cut::slice::PartImage;
+    use re2d_rig::cut::verify::shift_change;
     let part = |w: usize, h: usize, paint: &dyn Fn(usize, usize) -> ([u8; 4], u8)| {
         let (mut rgba, mut hidden) = (vec![0u8; w * h * 4], vec![0u8; w * h]);
         for y in 0..h {
@@ -1150,9 +1156,9 @@ fn shift_change_measures_the_part_alone() {
     ignore = "4.3 Mpx: run in release by `make test-rig`"
 )]
 fn the_fit_shrink_tells_a_wide_declaration() {
-    use re2d_rig::slice::{Rule, doubled, ownership_with_ink};
+    use re2d_rig::cut::slice::{Rule, doubled, ownership_with_ink};
     let girl = case(drawings::girl());
-    let ink = re2d_rig::ink::ink(&girl.sil);
+    let ink = re2d_rig::cut::ink::ink(&girl.sil);
     let ours = ownership_with_ink(&girl.sk, &girl.sil, Rule::Paint, &ink).fit_shrink;
     let bad = ownership_with_ink(&doubled(&girl.sk), &girl.sil, Rule::Paint, &ink).fit_shrink;
     let tubes = ownership_with_ink(&girl.sk, &girl.sil, Rule::Tubes, &ink).fit_shrink;
@@ -1160,7 +1166,7 @@ fn the_fit_shrink_tells_a_wide_declaration() {
     assert!(bad > 0.4, "girl, radii doubled {bad:.3}");
     assert_eq!(tubes, 0.0);
     let b = biped();
-    let ink = re2d_rig::ink::ink(&b.sil);
+    let ink = re2d_rig::cut::ink::ink(&b.sil);
     let exact = ownership_with_ink(&b.sk, &b.sil, Rule::Paint, &ink).fit_shrink;
     assert!(exact < 0.03, "biped {exact:.3}");
 }
@@ -1193,9 +1199,9 @@ fn a_bone_outvoted_everywhere_keeps_its_best_region() {
 /// triangles with one-bone corners, and the table's deviation is still the full scan's.
 #[test]
 fn adaptive_table_measures_blended_texels_between_one_bone_corners() {
-    use re2d_rig::mesh::{adaptive_table, mesh_deviation};
-    use re2d_rig::slice::PartImage;
-    use re2d_rig::weights::{Scheme, bend_maps, weights};
+    use re2d_rig::cut::slice::PartImage;
+    use re2d_rig::skin::mesh::{adaptive_table, mesh_deviation};
+    use re2d_rig::skin::weights::{Scheme, bend_maps, weights};
     let sk = parse(&with_bones(
         r#"{"name": "a", "points": [[0, 64], [0, 0]], "radius": 8},
            {"name": "b", "parent": "a", "points": [[0, 64], [128, 64]], "radius": 70}"#,

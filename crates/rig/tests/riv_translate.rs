@@ -351,7 +351,7 @@ fn reference_moves_the_root() {
 #[test]
 fn committed_mocap_fixture_is_the_generated_one() {
     let repo = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let b = re2d_rig::bvh::read(
+    let b = re2d_rig::motion::bvh::read(
         &repo.join("assets/mocap/cmu-131-01-walk.bvh"),
         &Limits::DEFAULT,
     )

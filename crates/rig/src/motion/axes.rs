@@ -15,7 +15,7 @@
 //!   otherwise the left hip → right hip axis turned to face forward.
 //!   `--forward` overrides.
 
-use super::super::bvh::Bvh;
+use crate::motion::bvh::Bvh;
 
 /// A signed capture axis: `index` 0 = X, 1 = Y, 2 = Z, `sign` ±1.
 #[derive(Clone, Copy, Debug, PartialEq)]

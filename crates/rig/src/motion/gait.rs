@@ -31,7 +31,7 @@
 //! (Right) foot's toe-offs, frames 103.64 and 236.57 (1-based): 132.9
 //! frames, 1.108 s at 120 fps.
 
-use super::super::bvh::{Bvh, Xform};
+use crate::motion::bvh::{Bvh, Xform};
 
 /// Hip, knee and ankle joint indices of one leg.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@
 //!
 //! (Right-side joints likewise: `RightHip`, `RightUpLeg`, `rfemur`, ….)
 //! Joint names are matched without a `prefix:` namespace (`mixamorig:LeftArm`
-//! is `LeftArm`, [`crate::bvh::Bvh::find`]).
+//! is `LeftArm`, [`crate::motion::bvh::Bvh::find`]).
 //! Side words: `near`/`far` (near = the capture's **Left** when the drawing
 //! faces right, Right when it faces left: a side view facing right shows
 //! the character's left side), `left`/`l` and `right`/`r` (the character's
@@ -41,7 +41,7 @@
 //! until the segment has length. No child or a zero-length end is an error
 //! naming the joint. **The trunk chain** ([`trunk_chain`]): root → neck base.
 
-use super::super::bvh::Bvh;
+use crate::motion::bvh::Bvh;
 
 /// The character's side of a limb.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,7 +269,7 @@ pub fn family_of(names: &[&str]) -> Option<&'static Convention> {
         let hits = names
             .iter()
             .filter(|n| {
-                let b = super::super::bvh::base_name(n);
+                let b = crate::motion::bvh::base_name(n);
                 c.left
                     .iter()
                     .chain(&c.right)
@@ -286,7 +286,7 @@ pub fn family_of(names: &[&str]) -> Option<&'static Convention> {
 
 /// The role and side of `name` in convention `c` (namespaces ignored).
 pub fn role_in(c: &Convention, name: &str) -> Option<(Role, Side)> {
-    let base = super::super::bvh::base_name(name);
+    let base = crate::motion::bvh::base_name(name);
     let limb = |names: &[&str; 7], side| {
         names
             .iter()
@@ -342,7 +342,7 @@ pub fn suggestions(bvh: &Bvh, role: Option<Role>, n: usize) -> Vec<String> {
 /// such neck joint.
 pub fn trunk_chain(bvh: &Bvh) -> Option<Vec<usize>> {
     let is = |j: usize, w: &str| {
-        super::super::bvh::base_name(&bvh.joints[j].name)
+        crate::motion::bvh::base_name(&bvh.joints[j].name)
             .to_ascii_lowercase()
             .contains(w)
     };

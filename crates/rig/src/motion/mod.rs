@@ -3,13 +3,14 @@
 //!
 //! | file | stage | spec |
 //! |---|---|---|
+//! | `bvh.rs` | BVH reader (any channel order, End Sites, CRLF) and forward kinematics | §6 |
 //! | `axes.rs` | the capture's up axis (rest pose) and the canonical Y-up frame | §6, issue 25 |
 //! | `mapping.rs` | bone name → capture joint (CMU, MotionBuilder/Vicon/Mixamo, ASF, Hips/Chest families; namespaces stripped), the child on a limb's chain, the trunk chain | §1 `mocap`, §6 |
 //! | `gait.rs` | steady part of the walk, gait events (knee flexing into swing) | §6 |
 //! | `pose.rs` | sagittal projection, unwrapping, the seam blend, angles relative to the declared parent and the drawn pose, clamping | §6 |
 //! | `mod.rs` | [`retarget`]: the stages above, the cut, resampling, root bob, the clip-vs-capture fit | §6 |
 //!
-//! [`retarget`] takes a parsed capture ([`super::bvh::Bvh`]) and the
+//! [`retarget`] takes a parsed capture ([`crate::motion::bvh::Bvh`]) and the
 //! declared bones as [`MotionBone`]s and returns a [`Walk`]: one clip as
 //! per-bone angle deltas relative to the declared parent (0 = as drawn) and
 //! a vertical root offset, keyed at the clip's fps. A **cyclic** clip is one
@@ -84,14 +85,18 @@
 pub const MAX_ROOT_DY: f64 = 16_777_216.0;
 
 pub mod axes;
+pub mod bvh;
 pub mod gait;
 pub mod mapping;
 pub mod pose;
 
 use std::f64::consts::FRAC_PI_2;
 
-use super::bvh::{Bvh, Xform};
-use super::error::RigError;
+/// Which way a bone bends (declared in the skeleton, `"bend"`).
+pub use crate::declare::skeleton::Bend;
+use crate::declare::skeleton::Skeleton;
+use crate::error::RigError;
+use crate::motion::bvh::{Bvh, Xform};
 use axes::Axis;
 use gait::{Cut, Leg};
 use mapping::{End, Role, SideWord};
@@ -125,20 +130,25 @@ pub struct MotionBone {
     pub bend: Bend,
 }
 
-/// Which way a bone bends at the joint with its parent, relative to the
-/// capture joint driving it (the declaration's optional `"bend"`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Bend {
-    /// `"normal"` (the default): as the capture bends (a knee, an elbow).
-    #[default]
-    Normal,
-    /// `"reversed"`: the bone's angle relative to its parent is the
-    /// capture's negated — its target world angle is mirrored about its
-    /// parent's, `world' = 2·parent world − world` (a quadruped's hock,
-    /// whose hind leg bends the other way from a human knee). Only a long
-    /// limb or a trunk piece with a parent is mirrored; on any other bone it
-    /// has no effect, with a warning.
-    Reversed,
+/// The declared bones as motion takes them (same order). With a `mocap`
+/// map, a bone not in it is explicitly unmapped (`""`: drawn pose);
+/// without one, every bone gets the default table where its name allows.
+pub fn bones_of(sk: &Skeleton) -> Vec<MotionBone> {
+    sk.bones
+        .iter()
+        .map(|b| MotionBone {
+            name: b.name.clone(),
+            parent: b.parent,
+            start: b.start(),
+            end: b.end(),
+            joint: match (&b.joint, sk.mocap_given) {
+                (Some(j), _) => Some(j.clone()),
+                (None, true) => Some(String::new()),
+                (None, false) => None,
+            },
+            bend: b.bend,
+        })
+        .collect()
 }
 
 /// The joints of the two legs, by name: hip, knee, ankle.

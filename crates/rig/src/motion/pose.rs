@@ -4,8 +4,8 @@
 
 use std::f64::consts::{PI, TAU};
 
-use super::super::error::RigError;
 use super::MotionBone;
+use crate::error::RigError;
 
 /// `a − b`.
 pub fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {

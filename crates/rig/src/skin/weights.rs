@@ -32,11 +32,11 @@
 //! (`smooth-zone`, then `zone`, then `rigid`): an artist expects the skin to
 //! blend at a joint, and rigid is the fallback.
 
-use super::raster::{
+use crate::cut::slice::{PartImage, Slicing};
+use crate::declare::skeleton::Skeleton;
+use crate::skin::raster::{
     Affine, AlphaPlane, Canvas, IDENTITY, PartMesh, raster_masked, rotation_about, skin,
 };
-use super::skeleton::Skeleton;
-use super::slice::{PartImage, Slicing};
 
 /// Largest joint volume loss a chosen scheme may have (the seed's linear
 /// blending lost 7.85 %).

@@ -29,7 +29,7 @@
 //!   the first arrival, else to the nearest part (by depth) arriving within
 //!   the window: an outline between two parts belongs to the part in front.
 
-use super::silhouette::Silhouette;
+use crate::declare::silhouette::Silhouette;
 
 /// Largest channel difference to the ink colour of a colour-core pixel.
 pub const TOLERANCE: i32 = 40;
@@ -286,7 +286,7 @@ pub fn ink_owners(
 ) -> (Vec<u8>, Vec<bool>) {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let n = rank.len();
-    let nbrs = |i: usize| super::slice::neighbours4(i, w, h);
+    let nbrs = |i: usize| neighbours4(i, w, h);
     let step = |i: usize, j: usize| -> u32 {
         let d = (0..3)
             .map(|c| (sil.rgba[i * 4 + c] as i32 - sil.rgba[j * 4 + c] as i32).abs())
@@ -402,6 +402,18 @@ pub fn ink_owners(
         }
     }
     (result, tube_won)
+}
+
+/// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
+/// `None` off the grid).
+pub fn neighbours4(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
+    let (x, y) = (i % w, i / w);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < w).then(|| i + 1),
+        (y > 0).then(|| i - w),
+        (y + 1 < h).then(|| i + w),
+    ]
 }
 
 #[cfg(test)]

@@ -17,13 +17,12 @@
 //! parent is the capture's negated: a quadruped's hock), `E_RIG_BEND` for
 //! any other value and for `"reversed"` on a bone without a parent.
 //!
-//! The declaration is the one skeleton type of the rig: [`Skeleton::motion_bones`]
-//! feeds `rig::motion`, the slicer reads the tubes, `build` the bone tree.
+//! The declaration is the one skeleton type of the rig: [`crate::motion::bones_of`]
+//! gives `motion` its bones, the slicer reads the tubes, `build` the bone tree.
 
 use serde_json::{Map, Value};
 
-use super::RigError;
-use super::motion::{Bend, MotionBone};
+use crate::RigError;
 use re2d::limits::{Limits, RIG_BYTES_PER_PIXEL, RIG_NAME_MAX_BYTES};
 
 /// What the background is (rig.md §1 `background`).
@@ -35,6 +34,22 @@ pub enum Background {
     Key([u8; 3]),
     /// The PNG's alpha channel.
     Alpha,
+}
+
+/// Which way a bone bends at the joint with its parent, relative to the
+/// capture joint driving it (the declaration's optional `"bend"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bend {
+    /// `"normal"` (the default): as the capture bends (a knee, an elbow).
+    #[default]
+    Normal,
+    /// `"reversed"`: the bone's angle relative to its parent is the
+    /// capture's negated — its target world angle is mirrored about its
+    /// parent's, `world' = 2·parent world − world` (a quadruped's hock,
+    /// whose hind leg bends the other way from a human knee). Only a long
+    /// limb or a trunk piece with a parent is mirrored; on any other bone it
+    /// has no effect, with a warning.
+    Reversed,
 }
 
 /// A declared bone.
@@ -309,7 +324,7 @@ impl Skeleton {
     pub fn check_tube_work(&self, w: u32, h: u32, limits: &Limits) -> Result<(), RigError> {
         let mut work = 0u64;
         for b in &self.bones {
-            let [x0, y0, x1, y1] = super::slice::tube_box(b, w as usize, h as usize);
+            let [x0, y0, x1, y1] = tube_box(b, w as usize, h as usize);
             let area = (x1 - x0) as u64 * (y1 - y0) as u64;
             work = work.saturating_add(area.saturating_mul(b.points.len() as u64 - 1));
             if work > limits.rig_max_tube_work {
@@ -328,27 +343,6 @@ impl Skeleton {
     /// Index of a bone by name.
     pub fn index(&self, name: &str) -> Option<usize> {
         self.bones.iter().position(|b| b.name == name)
-    }
-
-    /// The bones as `rig::motion` takes them (same order). With a `mocap`
-    /// map, a bone not in it is explicitly unmapped (`""`: drawn pose);
-    /// without one, every bone gets the default table where its name allows.
-    pub fn motion_bones(&self) -> Vec<MotionBone> {
-        self.bones
-            .iter()
-            .map(|b| MotionBone {
-                name: b.name.clone(),
-                parent: b.parent,
-                start: b.start(),
-                end: b.end(),
-                joint: match (&b.joint, self.mocap_given) {
-                    (Some(j), _) => Some(j.clone()),
-                    (None, true) => Some(String::new()),
-                    (None, false) => None,
-                },
-                bend: b.bend,
-            })
-            .collect()
     }
 
     /// Bone indices, parents before children (declaration order among
@@ -539,7 +533,7 @@ fn radius(v: &Value, name: &str, i: Option<usize>) -> Result<f64, RigError> {
 /// most [`RIG_NAME_MAX_BYTES`] bytes (`E_RIG_NAME`; the name is repeated in
 /// every weight of the model and in a file name), no control character
 /// (`E_RIG_NAME`: reports and errors are one line), and a part file name
-/// ([`super::verify::png_name`]) that no earlier bone already has, compared
+/// ([`png_name`]) that no earlier bone already has, compared
 /// without case so the folder also holds on a case-insensitive file system
 /// (`E_RIG_DUPLICATE`: `x.y` and `x_y` would both be `part_x_y.png`).
 pub fn check_name(i: usize, name: &str, earlier: &[String]) -> Result<(), RigError> {
@@ -562,16 +556,13 @@ pub fn check_name(i: usize, name: &str, earlier: &[String]) -> Result<(), RigErr
             ),
         ));
     }
-    let file = super::verify::png_name(name).to_lowercase();
-    if let Some(other) = earlier
-        .iter()
-        .find(|n| super::verify::png_name(n).to_lowercase() == file)
-    {
+    let file = png_name(name).to_lowercase();
+    if let Some(other) = earlier.iter().find(|n| png_name(n).to_lowercase() == file) {
         return Err(bad(
             "E_RIG_DUPLICATE",
             format!(
                 "bones '{other}' and '{name}' would both be written as {} (names differing only in case or in characters other than letters, digits, '_' and '-' collide; rename one)",
-                super::verify::png_name(name)
+                png_name(name)
             ),
         ));
     }
@@ -594,4 +585,40 @@ fn check_cycles(bones: &[Bone]) -> Result<(), RigError> {
         }
     }
     Ok(())
+}
+/// A tube's pixel bounding box `[x0, y0, x1, y1)` clipped to `w × h`.
+pub fn tube_box(b: &Bone, w: usize, h: usize) -> [usize; 4] {
+    let r = b.radii.iter().copied().fold(0.0, f64::max);
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for p in &b.points {
+        x0 = x0.min(p[0] - r);
+        y0 = y0.min(p[1] - r);
+        x1 = x1.max(p[0] + r);
+        y1 = y1.max(p[1] + r);
+    }
+    let c = |v: f64, m: usize| (v.floor().max(0.0) as usize).min(m);
+    [
+        c(x0 - 1.0, w),
+        c(y0 - 1.0, h),
+        c(x1 + 1.0, w),
+        c(y1 + 1.0, h),
+    ]
+}
+
+/// The PNG file name of a part: `part_<name>.png` with every character but
+/// letters and digits (any script), `_` and `-` replaced by `_`. Two bones
+/// whose file names would collide are refused when the declaration is
+/// parsed ([`check_name`]).
+pub fn png_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("part_{safe}.png")
 }

@@ -17,12 +17,12 @@
 //!   step is not (steps whose grid needs more than 65 535 vertices in a part
 //!   are not candidates).
 
-use super::RigError;
-pub use super::raster::{
+use crate::RigError;
+use crate::cut::slice::PartImage;
+pub use crate::skin::raster::{
     Affine, Canvas, IDENTITY, PartMesh, apply, compose, raster, raster_masked, rotation_about, skin,
 };
-use super::slice::PartImage;
-use super::weights::Pairs;
+use crate::skin::weights::Pairs;
 
 /// Candidate steps, fine to coarse (px).
 pub const STEPS: [usize; 8] = [2, 4, 8, 12, 16, 24, 32, 48];

@@ -48,10 +48,10 @@
 
 use serde_json::json;
 
-use super::silhouette::Silhouette;
-use super::skeleton::Skeleton;
-use super::slice::{PartImage, Slicing};
-use super::tree::Tree;
+use crate::cut::slice::{PartImage, Slicing};
+use crate::declare::silhouette::Silhouette;
+use crate::declare::skeleton::{Skeleton, png_name};
+use crate::declare::tree::Tree;
 
 /// Threshold of the IoU gate.
 pub const T_IOU: f64 = 0.98;
@@ -99,24 +99,6 @@ pub struct PivotPart {
 pub struct PivotMap {
     /// Bones, parents first.
     pub bones: Vec<PivotBone>,
-}
-
-/// The PNG file name of a part: `part_<name>.png` with every character but
-/// letters and digits (any script), `_` and `-` replaced by `_`. Two bones
-/// whose file names would collide are refused when the declaration is
-/// parsed ([`super::skeleton::check_name`]).
-pub fn png_name(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("part_{safe}.png")
 }
 
 impl PivotMap {

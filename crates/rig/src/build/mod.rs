@@ -19,16 +19,16 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
-use super::RigError;
-use super::mesh::{self, Canvas, PartMesh, PartSteps};
-use super::motion::{self, MotionOptions, Retargeted};
-use super::pages::{self, Pages};
-use super::silhouette::{Silhouette, silhouette};
-use super::skeleton::Skeleton;
-use super::slice::{Confidence, Rule, Slicing, slice_with};
-use super::tree::{self, Tree};
-use super::verify::{self, PivotMap, Verification, png_name};
-use super::weights::{self, Scheme, SchemeTable};
+use crate::RigError;
+use crate::cut::slice::{Confidence, Rule, Slicing, slice_with};
+use crate::cut::verify::{self, PivotMap, Verification};
+use crate::declare::silhouette::{Silhouette, silhouette};
+use crate::declare::skeleton::{Skeleton, png_name};
+use crate::declare::tree::{self, Tree};
+use crate::motion::{self, MotionOptions, Retargeted};
+use crate::skin::mesh::{self, Canvas, PartMesh, PartSteps};
+use crate::skin::pages::{self, Pages};
+use crate::skin::weights::{self, Scheme, SchemeTable};
 use re2d::limits::{Limits, ReadError, read_file};
 use re2d::png_io::RgbaImage;
 use re2d_riv::{self as riv, Model};
@@ -332,7 +332,7 @@ pub type Remeshed = (Vec<PartSteps>, Vec<PartMesh>, Option<usize>);
 /// earlier call under the same scheme, kept for unchanged parts).
 pub fn remesh(
     sk: &Skeleton,
-    parts: &[super::slice::PartImage],
+    parts: &[crate::cut::slice::PartImage],
     scheme: Scheme,
     earlier: Option<&mesh::Earlier<'_>>,
 ) -> Result<Remeshed, RigError> {
@@ -369,7 +369,7 @@ pub fn motion_stage(
     fps: u32,
     limits: &Limits,
 ) -> Result<Retargeted, RigError> {
-    let bvh = super::bvh::read(&spec.path, limits)?;
+    let bvh = crate::motion::bvh::read(&spec.path, limits)?;
     let opts = MotionOptions {
         facing_right: sk.facing_right,
         fps: fps as f64,
@@ -383,7 +383,7 @@ pub fn motion_stage(
         forward: spec.forward,
         ..MotionOptions::default()
     };
-    motion::retarget_with_report(&bvh, &sk.motion_bones(), &opts)
+    motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)
         .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))
 }
 
@@ -804,9 +804,9 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         Vec::new(),
         limits,
     )?;
-    let seen = super::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
+    let seen = crate::skin::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
     drop(first);
-    let (trimmed, reveal_counts) = super::reveal::trim(&s.sl.parts, &seen);
+    let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen);
     drop(seen);
     // the parts the trim left unchanged keep their meshes
     let earlier = mesh::Earlier {
@@ -1012,11 +1012,11 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
 pub fn confidence_control(
     sk: &Skeleton,
     sil: &Silhouette,
-    sl: &super::slice::Slicing,
+    sl: &crate::cut::slice::Slicing,
 ) -> Option<Confidence> {
-    let bad = super::slice::doubled(sk);
-    let own = super::slice::ownership_with_ink(&bad, sil, sl.rule, &sl.ink);
-    Some(super::slice::confidence(&bad, sil, &own))
+    let bad = crate::cut::slice::doubled(sk);
+    let own = crate::cut::slice::ownership_with_ink(&bad, sil, sl.rule, &sl.ink);
+    Some(crate::cut::slice::confidence(&bad, sil, &own))
 }
 
 /// The `confidence` section of the report: ours, the control's, the rule.
@@ -1116,8 +1116,8 @@ fn report(
         "reassembly": verify_json(v),
         "weights": mj["weights"],
         "grid": mj["grid"],
-        "reveal": {"samples_per_clip": super::reveal::SAMPLES, "margin_px": super::reveal::MARGIN,
-                   "render_scale": super::reveal::RENDER_SCALE,
+        "reveal": {"samples_per_clip": crate::skin::reveal::SAMPLES, "margin_px": crate::skin::reveal::MARGIN,
+                   "render_scale": crate::skin::reveal::RENDER_SCALE,
                    "hidden_kept_px": m.reveal.iter().map(|r| r.0).sum::<u64>(),
                    "hidden_dropped_px": m.reveal.iter().map(|r| r.1).sum::<u64>(),
                    "parts": sk.bones.iter().zip(&m.reveal).map(|(b, r)| json!([b.name, r.0, r.1])).collect::<Vec<_>>()},
@@ -1221,7 +1221,7 @@ fn panels(input: &Input, s: &Sliced, v: &Verification, m: &Meshed) -> (Vec<Vec<u
     panels.push(
         downscale_with(w, h, grey, |i| {
             let l = if sil[i * 4 + 3] >= 128 { owner[i] } else { 0 };
-            if l > 0 && how[i] == super::slice::how::TIE {
+            if l > 0 && how[i] == crate::cut::slice::how::TIE {
                 [255, 255, 255, 255]
             } else {
                 palette(l)
@@ -1317,12 +1317,12 @@ fn walk_frames(
     let f = SHEET_SCALE as f64;
     let mut frames: Vec<Vec<u8>> = Vec::new();
     // the pages as images the rasteriser samples (the frames show what the .riv holds)
-    let page_imgs: Vec<super::slice::PartImage> = m
+    let page_imgs: Vec<crate::cut::slice::PartImage> = m
         .pages
         .pages
         .iter()
         .enumerate()
-        .map(|(i, (pw, ph, rgba))| super::slice::PartImage {
+        .map(|(i, (pw, ph, rgba))| crate::cut::slice::PartImage {
             name: page_name(i),
             bone: 0,
             origin: [0, 0],

@@ -17,8 +17,8 @@
 //!   wide and tall as its content (texture memory is the decoded RGBA of the
 //!   embedded images, so a page is not padded to [`PAGE`]).
 
-use super::mesh::PartMesh;
-use super::slice::PartImage;
+use crate::cut::slice::PartImage;
+use crate::skin::mesh::PartMesh;
 
 /// Largest page side (texels): the texture limit every runtime meets.
 pub const PAGE: usize = 2048;

@@ -1,11 +1,11 @@
 //! Shared raster and skinning helpers of stage 6 (rig.md §5): affine maps,
 //! linear blend skinning, the mesh type, and the rasteriser that draws a
-//! part's texture through a deformed mesh. Both [`super::weights`] (the
-//! scheme table renders bends) and [`super::mesh`] (grids, the deviation
+//! part's texture through a deformed mesh. Both [`crate::skin::weights`] (the
+//! scheme table renders bends) and [`crate::skin::mesh`] (grids, the deviation
 //! table) use them; this file uses neither, so the dependency runs one way:
 //! `mesh → weights → raster`.
 
-use super::slice::PartImage;
+use crate::cut::slice::PartImage;
 
 /// A part's mesh.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,7 +131,7 @@ pub fn raster_masked(
     let win = c.win;
     walk(part, mesh, pts, win, mask, |ci, ti| {
         let s = &part.rgba[ti * 4..][..4];
-        super::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
+        crate::cut::verify::over(&mut c.rgba[ci * 4..ci * 4 + 4], s);
         covered(ci, s[3]);
     });
 }

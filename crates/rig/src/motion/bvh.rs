@@ -38,7 +38,7 @@
 
 use std::path::Path;
 
-use super::error::RigError;
+use crate::error::RigError;
 use re2d::limits::{Limits, ReadError, read_file};
 
 /// One channel of a joint.

@@ -20,8 +20,8 @@
 //! - **Alpha** background: the PNG's alpha as it is, colours unchanged; the
 //!   border must have a transparent pixel (`E_RIG_KEY` otherwise).
 
-use super::RigError;
-use super::skeleton::Background;
+use crate::RigError;
+use crate::declare::skeleton::Background;
 use re2d::png_io::RgbaImage;
 
 /// Largest channel difference to the key that still counts as key.

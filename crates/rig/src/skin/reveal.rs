@@ -12,9 +12,9 @@
 //! covers the poses between the samples, the texels the half-scale render
 //! skips, and the page's half-scale filtering).
 
-use super::raster::{AlphaPlane, PartMesh};
-use super::skeleton::Skeleton;
-use super::slice::PartImage;
+use crate::cut::slice::PartImage;
+use crate::declare::skeleton::Skeleton;
+use crate::skin::raster::{AlphaPlane, PartMesh};
 use re2d_riv::Model;
 use re2d_riv::model::Frame;
 use re2d_riv::reference;

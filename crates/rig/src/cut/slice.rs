@@ -14,7 +14,7 @@
 //!   Stepping across it costs that difference / 8; any other step costs 0.
 //!   (An *edge pixel*, [`Silhouette::edges`], is one with such a step to a pixel one or
 //!   two away: seeds are never on one; the confidence's border test uses it.)
-//! - **Ink**: the painted lines, found by [`super::ink`] (thin lines in the
+//! - **Ink**: the painted lines, found by [`crate::cut::ink`] (thin lines in the
 //!   rim's ink colour, thin dark lines of any colour, their anti-aliased
 //!   sides).
 //! - **Ownership, `--slicing paint`** (the default, [`Rule::Paint`]):
@@ -50,7 +50,7 @@
 //!      within [`SLACK`] of the best. A region no seed reaches (enclosed by
 //!      ink) goes whole to the part beyond its outline closest to it in
 //!      colour ([`BEYOND`]); failing that, by the tube rule.
-//!   5. Ink pixels are owned through the lines ([`super::ink::ink_owners`]):
+//!   5. Ink pixels are owned through the lines ([`crate::cut::ink::ink_owners`]):
 //!      the tube owner when it arrives within the window of the first
 //!      arrival, else the nearest part arriving within it.
 //!   6. A *trusted* tube (its visible inner ring of 1.5 px at least
@@ -95,10 +95,10 @@
 //! - **Crop**: the part's pixels' bounding box plus [`MARGIN`] px, clipped to
 //!   the image. The **pivot** is the bone's first point in the crop's pixels.
 
-use super::RigError;
-use super::ink::Ink;
-use super::silhouette::Silhouette;
-use super::skeleton::{Bone, Skeleton};
+use crate::RigError;
+use crate::cut::ink::{Ink, neighbours4};
+use crate::declare::silhouette::Silhouette;
+use crate::declare::skeleton::{Bone, Skeleton, tube_box};
 
 /// Transparent margin around each part's bounding box (px).
 pub const MARGIN: usize = 2;
@@ -267,25 +267,6 @@ pub fn for_tube_rows(b: &Bone, w: usize, h: usize, mut f: impl FnMut(usize, usiz
             f(y, xa, xb);
         }
     }
-}
-
-/// A tube's pixel bounding box `[x0, y0, x1, y1)` clipped to `w × h`.
-pub fn tube_box(b: &Bone, w: usize, h: usize) -> [usize; 4] {
-    let r = b.radii.iter().copied().fold(0.0, f64::max);
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for p in &b.points {
-        x0 = x0.min(p[0] - r);
-        y0 = y0.min(p[1] - r);
-        x1 = x1.max(p[0] + r);
-        y1 = y1.max(p[1] + r);
-    }
-    let c = |v: f64, m: usize| (v.floor().max(0.0) as usize).min(m);
-    [
-        c(x0 - 1.0, w),
-        c(y0 - 1.0, h),
-        c(x1 + 1.0, w),
-        c(y1 + 1.0, h),
-    ]
 }
 
 /// One part, cropped.
@@ -473,7 +454,7 @@ pub struct Slicing {
     /// The rule used.
     pub rule: Rule,
     /// The painted lines (empty for the tube rule).
-    pub ink: super::ink::Ink,
+    pub ink: crate::cut::ink::Ink,
     /// Parts, declaration order (a partless bone has a 0 × 0 image).
     pub parts: Vec<PartImage>,
     /// The truth-free confidence.
@@ -652,18 +633,6 @@ fn closest_outline(sk: &Skeleton, p: [f64; 2]) -> usize {
 /// The pixel indices of a list of pixels (`figure`: the pixels with alpha > 0).
 fn pixels(list: &[u32]) -> impl Iterator<Item = usize> + '_ {
     list.iter().map(|&i| i as usize)
-}
-
-/// The 4-neighbours of pixel `i` of a `w × h` grid (left, right, up, down;
-/// `None` off the grid).
-pub fn neighbours4(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
-    let (x, y) = (i % w, i / w);
-    [
-        (x > 0).then(|| i - 1),
-        (x + 1 < w).then(|| i + 1),
-        (y > 0).then(|| i - w),
-        (y + 1 < h).then(|| i + w),
-    ]
 }
 
 /// The 4-connected component of `pass` pixels around `s` (which passes and
@@ -850,7 +819,7 @@ pub fn ownership(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Ownership {
 /// tube rule.
 fn ink_for(sil: &Silhouette, rule: Rule) -> Ink {
     match rule {
-        Rule::Paint => super::ink::ink(sil),
+        Rule::Paint => crate::cut::ink::ink(sil),
         Rule::Tubes => Ink::none(),
     }
 }
@@ -951,11 +920,11 @@ pub const TRUST_MIN: u64 = 100;
 /// Width of that inner ring (px).
 const RING: f64 = 1.5;
 
-/// The paint rule (see the module doc): ink found by [`super::ink`];
+/// The paint rule (see the module doc): ink found by [`crate::cut::ink`];
 /// seeds voted per region of paint; a two-label Dijkstra of the geodesic
 /// distance (edge steps cost, steps outside the claim's tube cost
 /// [`OUT_COST`], ink is never crossed) with the key `distance · n + rank`;
-/// ink pixels owned by [`super::ink::ink_owners`]; trusted tubes keep the
+/// ink pixels owned by [`crate::cut::ink::ink_owners`]; trusted tubes keep the
 /// tube rule. Returns the seed disagreement (share of seed votes that lost
 /// to another bone's in their region).
 fn paint_rule(
@@ -1279,7 +1248,7 @@ fn paint_rule(
             claims[i] = owner[i];
         }
     }
-    let (ink_owner, tube_won) = super::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
+    let (ink_owner, tube_won) = crate::cut::ink::ink_owners(sil, ink, &claims, &cv.near, &rank);
     for i in pixels(figure) {
         if !ink[i] {
             continue;

@@ -1,0 +1,13 @@
+//! Stage 1, declare: what the user says and what the drawing is.
+//!
+//! | file | does | spec |
+//! |---|---|---|
+//! | `skeleton.rs` | the declaration JSON, parsed and validated (the one skeleton type); tube boxes; part file names | §1 |
+//! | `tree.rs` | the output bone tree with connector bones; the pivot map's bones | §1, §3 |
+//! | `silhouette.rs` | chroma key (auto / explicit / alpha), fractional edge alpha, despill | §2 |
+//!
+//! Uses nothing of the later stages.
+
+pub mod silhouette;
+pub mod skeleton;
+pub mod tree;
