@@ -6,7 +6,7 @@
 #                       runtime (part of `make test`; `make deps` installs chromium and runs
 #                       `npm ci` in tests/browser). A missing browser or runtime is a failure.
 #   make riv-calibrate  re-derive each fixture's thresholds.json from its controls (margin >= 0.05)
-#   make riv-readme     README C0–C9 table + docs/img/riv-walk-strip.png from the last harness run
+#   make riv-readme     docs/rive-export.md C0–C9 table + docs/img/riv-walk-strip.png from the last harness run
 #   make demo-riv       out/walk.riv, out/walk.html (plays offline), out/walk-strip.png
 #   make bench-riv      export time of the walk fixture and .riv vs sprite-sheet size
 #   make fuzz-riv       cargo-fuzz riv_read for FUZZ_SECONDS (default 600), nice -n 10
@@ -65,7 +65,7 @@ riv-calibrate: riv-npm rig-fixtures
 
 riv-readme:
 	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run make test-browser first"; exit 1; }
-	node $(RIV_NODE_DIR)/report.mjs --results $(RIV_OUT)/results.json --readme README.md --strip docs/img/riv-walk-strip.png
+	node $(RIV_NODE_DIR)/report.mjs --results $(RIV_OUT)/results.json --readme docs/rive-export.md --strip docs/img/riv-walk-strip.png
 
 # out/walk.riv, an offline player page (runtime and .riv inlined next to it), and the
 # runtime-vs-reference strip from a harness run of the walk fixture (when chromium is there).

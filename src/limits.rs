@@ -204,7 +204,7 @@ impl Limits {
     };
 
     /// Every limit: option name, meaning, default (as documented in the
-    /// README between the `limits:begin`/`limits:end` markers).
+    /// table of docs/limits.md, between the `limits:begin`/`limits:end` markers).
     pub const TABLE: &'static [(&'static str, &'static str, &'static str)] = &[
         (
             "png-max-side",

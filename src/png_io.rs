@@ -1,9 +1,8 @@
-// re2d — PNG in and out for tools, hosts and demos: deterministic RGBA8 encoding, decoding any PNG to RGBA8.
+// re2d — the PNG reader of the runtime: any PNG to RGBA8, within the limits.
 //
-//! One encoder for every PNG re2d writes (atlases, sprites, sheets, frames):
-//! 8-bit RGBA, no colour chunks, fixed compression and filter choice, so equal
-//! pixels always give equal files (see [`crate::png_encode`]). The decoder expands every colour type and
-//! depth to RGBA8 (the atlas compiler keeps its own strict readers).
+//! The decoder expands every colour type and depth to RGBA8 (the atlas
+//! compiler keeps its own strict readers). The runtime only reads PNGs: the
+//! one encoder every tool writes with is `re2d_output::png_encode`.
 
 use std::io::{BufRead, Seek};
 

@@ -759,15 +759,15 @@ fn hostile_inputs_never_abort_and_refuse_in_one_line() {
     }
 }
 
-/// The README's limits table lists exactly the limits of `Limits::TABLE`,
+/// The limits table of docs/limits.md lists exactly the limits of `Limits::TABLE`,
 /// with the same defaults (the README cannot drift from the code).
 #[test]
 fn readme_lists_every_limit_with_its_default() {
     let readme = std::fs::read_to_string(concat!(
         concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
-        "/README.md"
+        "/docs/limits.md"
     ))
-    .expect("README.md");
+    .expect("docs/limits.md");
     let start = readme.find("<!-- limits:begin -->").expect("limits:begin");
     let end = readme.find("<!-- limits:end -->").expect("limits:end");
     let mut maxima = Vec::new();

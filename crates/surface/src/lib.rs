@@ -5,7 +5,7 @@
 //! | file | does | spec |
 //! |---|---|---|
 //! | `json.rs` | JSON reader keeping integer/float literals, ±∞ overflow, legacy tokens | §5.1, §6.8.2 |
-//! | `model.rs` | typed [`Surface`](crate::Surface), the default-mode structural pass, JSON writer | §5 |
+//! | `model.rs` | typed [`Surface`], the default-mode structural pass, JSON writer | §5 |
 //! | `compile.rs` | working image, cell generation, per-cell processing, header, upscale | §6.2–§6.6 |
 //! | `encode.rs` | SUB / legacy quantisation, ranges, the blend band of §7 | §3, §7 |
 //! | `legacy.rs` | `--legacy` lazy acceptance rules | §6.8 |
@@ -15,11 +15,11 @@
 //! | `inspect.rs` | atlas summary through the runtime decoder (`re2d atlas inspect`) | §9.2 |
 //! | `error.rs` | `E_*` codes | §5.8 |
 //!
-//! Typical use: [`compile`](crate::compile) (JSON bytes + optional
-//! material PNG + [`Options`](crate::Options)) →
-//! [`Atlas`](crate::Atlas) (RGBA pixels) →
-//! [`encode_png`](crate::encode_png) →
-//! [`publish`](crate::publish).
+//! Typical use: [`compile`] (JSON bytes + optional
+//! material PNG + [`Options`]) →
+//! [`Atlas`] (RGBA pixels) →
+//! [`encode_png`] →
+//! [`publish`].
 //!
 //! ```
 //! use re2d_surface::{Options, compile, decode_rgba8, encode_png};
