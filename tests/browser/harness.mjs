@@ -23,12 +23,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
 import { serve } from './server.mjs';
+import { CHROMIUM, launch, openPage } from './browser.mjs';
 import * as M from './metrics.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const MARGIN = 0.05;
 const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16', 'notranslate'];
 
@@ -74,38 +73,6 @@ function checkVersions() {
         out[name] = got;
     }
     return out;
-}
-
-async function launch(outDir, webgl) {
-    const profile = fs.mkdtempSync(path.join(outDir, 'profile-'));
-    const args = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-    if (webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist');
-    else args.push('--disable-webgl', '--disable-3d-apis');
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, pipe: true });
-    return { browser, profile };
-}
-
-// A page on the local server with request interception: anything not 127.0.0.1/localhost
-// (or data:/blob:) is recorded in `external` and aborted.
-async function openPage(browser, port, log) {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
-    await page.setRequestInterception(true);
-    page.on('request', (r) => {
-        const u = new URL(r.url());
-        const local = u.protocol === 'data:' || u.protocol === 'blob:' ||
-            ((u.protocol === 'http:' || u.protocol === 'https:') && (u.hostname === '127.0.0.1' || u.hostname === 'localhost'));
-        if (local) r.continue();
-        else {
-            log.external.push(r.url());
-            r.abort();
-        }
-    });
-    page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
-    page.on('pageerror', (e) => log.errors.push(String(e.message || e)));
-    await page.goto(`http://127.0.0.1:${port}/page.html`, { waitUntil: 'load' });
-    return page;
 }
 
 function savePngs(dir, prefix, dataUrls) {

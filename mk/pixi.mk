@@ -1,0 +1,32 @@
+# re2d for PixiJS v8 (issue 43; docs/pixi.md): the player of `model.json` in js/pixi, its checks,
+# its bench and its demo page. Included by the top Makefile (-include mk/*.mk).
+#
+#   make test-pixi   (part of `make test`) the player's node tests (js/pixi/test: the state machine
+#                    against the Rive runtime's own §11.7 timeline, the validator against
+#                    `re2d export-riv` on a seeded family of broken models, each with controls) and
+#                    the browser harness (tests/browser/pixi-harness.mjs, Debian chromium, PixiJS's
+#                    WebGL on SwiftShader): the walk and each one-shot of the rig-fixtures
+#                    characters at eight times against `re2d riv render-ref` (IoU >= 0.99, colour
+#                    >= 0.97; controls t + d/4 and two depths swapped), the state machine against
+#                    the official Rive runtime step by step (controls: four broken machines), and
+#                    bad input. A missing browser or npm package is a failure.
+#   make bench-pixi  the player's minified + gzipped size beside the Rive runtime's and
+#                    spine-pixi-v8's; CPU time per frame of 1, 20 and 100 walking characters in the
+#                    player and in the Rive runtime (tests/browser/pixi-bench.mjs)
+#   make demo-pixi   (part of `make demo`) out/rig/pixi.html: the demo biped in PixiJS with its
+#                    state machine's controls, one self-contained file that works from file://
+
+PIXI_OUT := target/pixi-browser
+
+TEST_TARGETS  += test-pixi
+BENCH_TARGETS += bench-pixi
+DEMO_TARGETS  += demo-pixi
+
+.PHONY: test-pixi bench-pixi demo-pixi
+
+test-pixi: riv-npm rig-fixtures
+	@test -x /usr/bin/chromium || { echo "test-pixi: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
+	node --test js/pixi/test/*.test.mjs
+	node js/pixi/test/parity.mjs --re2d $(RIV_BIN) --base $(RIG_FIX)/fixtures/rig-biped/model.json \
+	  --base $(RIG_FIX)/fixtures/rig-quadruped/model.json --out target/pixi-parity
+	node $(RIV_NODE_DIR)/pixi-harness.mjs --re2d $(RIV_BIN) --fixtures $(RIG_FIX)/fixtures --out $(PIXI_OUT)
