@@ -30,3 +30,15 @@ test-pixi: riv-npm rig-fixtures
 	node js/pixi/test/parity.mjs --re2d $(RIV_BIN) --base $(RIG_FIX)/fixtures/rig-biped/model.json \
 	  --base $(RIG_FIX)/fixtures/rig-quadruped/model.json --out target/pixi-parity
 	node $(RIV_NODE_DIR)/pixi-harness.mjs --re2d $(RIV_BIN) --fixtures $(RIG_FIX)/fixtures --out $(PIXI_OUT)
+
+# The bench character: the generated biped rigged with the committed walk, full size (its
+# model.json, texture page and character.riv), built once per run into target/bench-pixi.
+PIXI_BENCH := target/bench-pixi
+
+bench-pixi: release riv-npm
+	@test -x /usr/bin/chromium || { echo "bench-pixi: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
+	@rm -rf $(PIXI_BENCH) && mkdir -p $(PIXI_BENCH)
+	@target/release/examples/rig_drawings $(PIXI_BENCH)/d >/dev/null
+	@target/release/re2d rig build $(PIXI_BENCH)/d/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
+	  --out $(PIXI_BENCH)/biped >/dev/null
+	node $(RIV_NODE_DIR)/pixi-bench.mjs --build $(PIXI_BENCH)/biped --out $(PIXI_BENCH)/out

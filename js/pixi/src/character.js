@@ -2,10 +2,17 @@
 //
 // Per update: time (the state machine's advance, or the played clip's time) → pose (sampler.js /
 // machine.js) → world transforms and skin matrices (skeleton.js) → each part's vertices skinned
-// on the CPU into its geometry's position buffer → the draw-order step (draworder.js). The CPU
-// skins because it measured faster than a skinning shader here (docs/pixi.md, `make bench-pixi`)
-// and keeps PixiJS's own mesh pipeline: batching of small parts, WebGL and WebGPU alike.
+// on the CPU into its geometry's position buffer → the draw-order step (draworder.js).
 //
+// Skinning on the CPU into batched meshes was chosen by measurement (`make bench-pixi`,
+// docs/pixi.md; 100 walking bipeds, 221 000 vertices a frame, WebGL on SwiftShader): the page
+// spends about as much on it as on a skinning vertex shader (12.5 against 10.6 ms CPU, 9.2
+// against 12.5 ms wall) and the software GL less (161 against 180 ms), because PixiJS batches
+// the parts of every character sharing a texture page into a few draw calls, where a custom
+// shader is never batched (a draw call per part); PixiJS's default for meshes over 100 vertices
+// (a draw call and a buffer upload per part) costs 18 ms CPU. One code path for WebGL and
+// WebGPU, no shader to keep in two languages. Every part is therefore batched.
+
 // Coordinates: the model's own (the drawing's pixels, y down); place, scale or flip the
 // character with the Container's transform.
 
@@ -36,6 +43,7 @@ export class Re2dCharacter extends Container {
             geometry: new MeshGeometry({ positions: new Float32Array(p.verts), uvs: p.uv, indices: p.tris }),
             texture: p.texture < 0 ? Texture.WHITE : textures[p.texture],
         }));
+        for (const m of this.parts) m.geometry.batchMode = 'batch';
         this._positions = this.parts.map((m) => m.geometry.getBuffer('aPosition'));
         this.drawOrder = new DrawOrder(model.parts);
         this.drawOrder.apply(this, this.parts);
