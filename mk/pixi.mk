@@ -2,8 +2,9 @@
 # its bench and its demo page. Included by the top Makefile (-include mk/*.mk).
 #
 #   make test-pixi   (part of `make test`) the player's node tests (js/pixi/test: the state machine
-#                    against the Rive runtime's own §11.7 timeline, the validator against
-#                    `re2d export-riv` on a seeded family of broken models, each with controls) and
+#                    against the Rive runtime's own §11.7 timeline, index.d.ts through tsc against
+#                    PixiJS's types, the validator against `re2d export-riv` on a seeded family of
+#                    broken models, each with controls) and
 #                    the browser harness (tests/browser/pixi-harness.mjs, Debian chromium, PixiJS's
 #                    WebGL on SwiftShader): the walk and each one-shot of the rig-fixtures
 #                    characters at eight times against `re2d riv render-ref` (IoU >= 0.99, colour
@@ -27,6 +28,7 @@ DEMO_TARGETS  += demo-pixi
 test-pixi: riv-npm rig-fixtures
 	@test -x /usr/bin/chromium || { echo "test-pixi: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
 	node --test js/pixi/test/*.test.mjs
+	node js/pixi/test/types.mjs
 	node js/pixi/test/parity.mjs --re2d $(RIV_BIN) --base $(RIG_FIX)/fixtures/rig-biped/model.json \
 	  --base $(RIG_FIX)/fixtures/rig-quadruped/model.json --out target/pixi-parity
 	node $(RIV_NODE_DIR)/pixi-harness.mjs --re2d $(RIV_BIN) --fixtures $(RIG_FIX)/fixtures --out $(PIXI_OUT)
@@ -42,3 +44,11 @@ bench-pixi: release riv-npm
 	@target/release/re2d rig build $(PIXI_BENCH)/d/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
 	  --out $(PIXI_BENCH)/biped >/dev/null
 	node $(RIV_NODE_DIR)/pixi-bench.mjs --build $(PIXI_BENCH)/biped --out $(PIXI_BENCH)/out
+
+# out/rig/pixi.html: the biped demo-rig rigs into out/rig/, in PixiJS through the player, with the
+# state machine's controls; one file (player, pixi.js, model and texture pages inlined) that opens
+# from file://. With /usr/bin/chromium present, out/rig/pixi.png and pixi-trigger.png are
+# screenshots of it opened from file:// (walking at speed 1; the first trigger pressed).
+demo-pixi: riv-npm demo-rig
+	@if [ -x /usr/bin/chromium ]; then shot="--shot $(RIG_DEMO)/pixi.png"; else echo "demo-pixi: screenshots skipped (no /usr/bin/chromium)"; fi; \
+	  node $(RIV_NODE_DIR)/pixi-demo.mjs --model $(RIG_DEMO)/model.json --out $(RIG_DEMO)/pixi.html $$shot
