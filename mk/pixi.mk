@@ -16,6 +16,7 @@
 #                    player and in the Rive runtime (tests/browser/pixi-bench.mjs)
 #   make demo-pixi   (part of `make demo`) out/rig/pixi.html: the demo biped in PixiJS with its
 #                    state machine's controls, one self-contained file that works from file://
+#   make pixi-docs   docs/pixi.md's tables from the last test-pixi and bench-pixi runs
 
 PIXI_OUT := target/pixi-browser
 
@@ -52,3 +53,9 @@ bench-pixi: release riv-npm
 demo-pixi: riv-npm demo-rig
 	@if [ -x /usr/bin/chromium ]; then shot="--shot $(RIG_DEMO)/pixi.png"; else echo "demo-pixi: screenshots skipped (no /usr/bin/chromium)"; fi; \
 	  node $(RIV_NODE_DIR)/pixi-demo.mjs --model $(RIG_DEMO)/model.json --out $(RIG_DEMO)/pixi.html $$shot
+
+# docs/pixi.md's tables from the last `make test-pixi` and `make bench-pixi` runs.
+.PHONY: pixi-docs
+pixi-docs:
+	@test -f $(PIXI_OUT)/results.json -a -f $(PIXI_BENCH)/out/bench.json || { echo "pixi-docs: run make test-pixi and make bench-pixi first"; exit 1; }
+	node $(RIV_NODE_DIR)/pixi-report.mjs --results $(PIXI_OUT)/results.json --bench $(PIXI_BENCH)/out/bench.json --doc docs/pixi.md

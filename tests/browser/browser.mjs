@@ -1,10 +1,15 @@
-// re2d browser harnesses: Debian chromium started the one way every harness starts it (headless,
-// no sandbox, no background networking, a fresh profile; software WebGL through SwiftShader, or
-// no WebGL at all), and pages opened on the local server with every request outside 127.0.0.1
-// recorded and aborted (rive-export.md §10.3 "Offline").
+// re2d browser harnesses, what they share: Debian chromium started the one way every harness
+// starts it (headless, no sandbox, no background networking, a fresh profile; software WebGL
+// through SwiftShader, or no WebGL at all), pages opened on the local server with every request
+// outside 127.0.0.1 recorded and aborted (rive-export.md §10.3 "Offline"), the pinned npm
+// versions checked, and the re2d CLI run.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -38,4 +43,24 @@ export async function openPage(browser, port, log, pagePath = '/page.html') {
     page.on('pageerror', (e) => log.errors.push(String(e.message || e)));
     await page.goto(`http://127.0.0.1:${port}${pagePath}`, { waitUntil: 'load' });
     return page;
+}
+
+export function re2d(bin, args) {
+    try {
+        return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+        throw new Error(`re2d ${args.join(' ')}: ${(e.stderr || e.message).trim()}`);
+    }
+}
+
+// The pinned npm versions must be exactly what is installed.
+export function checkVersions() {
+    const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
+    const out = {};
+    for (const [name, want] of Object.entries(pkg.dependencies)) {
+        const got = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version;
+        if (got !== want) throw new Error(`${name}: installed ${got}, pinned ${want} (run npm ci in tests/browser)`);
+        out[name] = got;
+    }
+    return out;
 }

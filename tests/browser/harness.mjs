@@ -21,10 +21,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-import { CHROMIUM, launch, openPage } from './browser.mjs';
+import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
 import * as M from './metrics.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -55,25 +54,6 @@ function parseArgs(argv) {
     return a;
 }
 
-function re2d(bin, args) {
-    try {
-        return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (e) {
-        throw new Error(`re2d ${args.join(' ')}: ${(e.stderr || e.message).trim()}`);
-    }
-}
-
-// The pinned npm versions must be exactly what is installed.
-function checkVersions() {
-    const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
-    const out = {};
-    for (const [name, want] of Object.entries(pkg.dependencies)) {
-        const got = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version;
-        if (got !== want) throw new Error(`${name}: installed ${got}, pinned ${want} (run npm ci in tests/browser)`);
-        out[name] = got;
-    }
-    return out;
-}
 
 function savePngs(dir, prefix, dataUrls) {
     return dataUrls.map((d, i) => {

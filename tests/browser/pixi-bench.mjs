@@ -116,7 +116,8 @@ async function main() {
                     `  ${f2(r.cpu.page)}    ${f2(r.cpu.gpu)}    ${f2(r.main.median)} / ${f2(r.main.p90)}  ${f2(r.frame.median)} / ${f2(r.frame.p90)}${r.frames < a.frames ? `  (${r.frames} frames in the time budget)` : ''}`);
             }
         }
-        fs.writeFileSync(path.join(a.out, 'bench.json'), JSON.stringify({ sizes: await sizes(), results }, null, 1) + '\n');
+        const machine = `${await gl.browser.version()}, ${os.cpus().length} × ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} at the end, ${new Date().toISOString().slice(0, 10)}`;
+        fs.writeFileSync(path.join(a.out, 'bench.json'), JSON.stringify({ sizes: await sizes(), results, machine }, null, 1) + '\n');
         if (log.errors.length) console.log(`page errors: ${log.errors.slice(0, 3).join(' | ')}`);
         console.log(`screenshots: ${a.out}/{player,shader,rive}-N.png`);
     } finally {

@@ -24,10 +24,10 @@
 // Exit 0 when every check passes and every control fails; 1 otherwise.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-import { CHROMIUM, launch, openPage } from './browser.mjs';
+import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
+import { mulberry32 } from '../../js/pixi/test/random.js';
 import * as M from './metrics.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -50,26 +50,6 @@ function parseArgs(argv) {
     if (!a.re2d || !a.fixtures || !a.out) throw new Error('usage: pixi-harness.mjs --re2d BIN --fixtures DIR --out DIR');
     if (!a.characters.length) a.characters = CHARACTERS;
     return a;
-}
-
-function re2d(bin, args) {
-    try {
-        return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (e) {
-        throw new Error(`re2d ${args.join(' ')}: ${(e.stderr || e.message).trim()}`);
-    }
-}
-
-// The pinned npm versions the page serves must be what is installed.
-function versions() {
-    const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
-    const out = {};
-    for (const name of ['pixi.js', '@rive-app/canvas-single']) {
-        const got = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version;
-        if (got !== pkg.dependencies[name]) throw new Error(`${name}: installed ${got}, pinned ${pkg.dependencies[name]} (run npm ci in tests/browser)`);
-        out[name] = got;
-    }
-    return out;
 }
 
 const savePngs = (dir, prefix, urls) => urls.map((d, i) => {
@@ -139,17 +119,6 @@ async function pixels(a, page, name) {
 }
 
 const passes = (s) => s.iou >= T_IOU && s.colour >= T_COLOUR;
-
-function mulberry32(seed) {
-    let s = seed >>> 0;
-    return () => {
-        s = (s + 0x6d2b79f5) >>> 0;
-        let t = s;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 // A seeded run of 96 steps: the speed set now and then (its thresholds, between, outside), a
 // trigger fired now and then, dt of 0, a 60 Hz or 30 Hz frame, or up to 0.4 s.
@@ -258,7 +227,7 @@ async function main() {
     const a = parseArgs(process.argv.slice(2));
     const t0 = Date.now();
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (make deps installs it)`);
-    const pinned = versions();
+    const pinned = checkVersions();
     fs.rmSync(a.out, { recursive: true, force: true });
     fs.mkdirSync(a.out, { recursive: true });
     const { server, port } = await serve({

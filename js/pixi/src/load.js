@@ -50,16 +50,26 @@ export async function loadCharacter(source, options = {}) {
         throw new TypeError('re2d: loadCharacter(source): source is a model.json URL or a parsed model');
     }
     try {
-        return await build(json, base, options);
+        return await build(json, base, options, typeof source === 'string');
     } catch (e) {
         await unload(jsonFresh);
         throw e;
     }
 }
 
+// Models already validated, by the parsed JSON Assets loaded (it hands out the same object for
+// the same URL, so a hundred characters of one model.json are validated once and share the
+// Model, which the player never changes). An object the caller passed is validated every time:
+// the caller may have changed it.
+const validated = new WeakMap();
+
 // Validates, loads the textures, builds the character.
-async function build(json, base, options) {
-    const model = readModel(json);
+async function build(json, base, options, fromAssets) {
+    let model = fromAssets ? validated.get(json) : undefined;
+    if (!model) {
+        model = readModel(json);
+        if (fromAssets) validated.set(json, model);
+    }
     const given = options.textures || {};
     const urls = [], slots = [];
     const textures = model.textures.map((t, i) => {
