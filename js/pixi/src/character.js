@@ -5,13 +5,15 @@
 // on the CPU into its geometry's position buffer → the draw-order step (draworder.js).
 //
 // Skinning on the CPU into batched meshes was chosen by measurement (`make bench-pixi`,
-// docs/pixi.md; 100 walking bipeds, 221 000 vertices a frame, WebGL on SwiftShader): the page
-// spends about as much on it as on a skinning vertex shader (12.5 against 10.6 ms CPU, 9.2
-// against 12.5 ms wall) and the software GL less (161 against 180 ms), because PixiJS batches
-// the parts of every character sharing a texture page into a few draw calls, where a custom
-// shader is never batched (a draw call per part); PixiJS's default for meshes over 100 vertices
-// (a draw call and a buffer upload per part) costs 18 ms CPU. One code path for WebGL and
-// WebGPU, no shader to keep in two languages. Every part is therefore batched.
+// docs/pixi.md; 100 walking bipeds, 222 300 vertices a frame, WebGL on SwiftShader, best of
+// three runs): it costs the same as a skinning vertex shader within the machine's noise (page
+// CPU 10.5 against 8.3 ms, page wall 6.9 against 10.4 ms, software GL 165 against 157 ms a
+// frame), and less than PixiJS's default for meshes over 100 vertices (a draw call and a buffer
+// upload per part: 13.7 and 203 ms), because PixiJS packs the parts of every character sharing a
+// texture page into a few draw calls. At the same cost it keeps one code path for WebGL and
+// WebGPU and PixiJS's own mesh pipeline (tint, alpha, batching with the game's sprites), where a
+// skinning shader is a custom shader in two languages that PixiJS never batches. Every part is
+// therefore batched.
 
 // Coordinates: the model's own (the drawing's pixels, y down); place, scale or flip the
 // character with the Container's transform.
