@@ -49,11 +49,11 @@ export class Re2dCharacter extends Container {
         this._positions = this.parts.map((m) => m.geometry.getBuffer('aPosition'));
         this.drawOrder = new DrawOrder(model.parts);
         this.drawOrder.apply(this, this.parts);
-        /** The state machine, when the model has one (null otherwise). */
-        this.machine = model.machine ? new StateMachine(model) : null;
+        /** The state machine, when the model has one (null otherwise; made by playMachine). */
+        this.machine = null;
         this.clip = null;
         this.time = 0;
-        if (this.machine) this.playMachine();
+        if (model.machine) this.playMachine();
         else if (model.clips.length) this.play(model.clips[0].name);
         else this._refresh();
         this._ticker = null;

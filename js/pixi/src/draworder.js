@@ -11,6 +11,12 @@ export function restOrder(parts) {
     return parts.map((_, i) => i).sort((a, b) => parts[b].depth - parts[a].depth || a - b);
 }
 
+function sameOrder(a, b) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+}
+
 export class DrawOrder {
     constructor(parts) {
         /** Part indices in paint order (far to near). */
@@ -26,7 +32,7 @@ export class DrawOrder {
     /** Makes `meshes[order[0]], meshes[order[1]], …` the container's children in that order. */
     apply(container, meshes) {
         const o = this.order;
-        if (this._applied && this._applied.length === o.length && this._applied.every((v, i) => v === o[i])) return;
+        if (this._applied && sameOrder(this._applied, o)) return;
         o.forEach((pi, k) => {
             if (meshes[pi].parent === container) container.setChildIndex(meshes[pi], k);
             else container.addChildAt(meshes[pi], k);

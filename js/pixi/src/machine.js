@@ -134,15 +134,18 @@ class Blend1DInstance {
         }
         const v = this.values, n = v.length;
         const x = this.inputs[this.state.input].value;
-        const play = (i, w) => { if (w > 0) applyClip(this.players[i].clip, this.players[i].time, pose, w); };
-        if (x <= v[0]) return play(0, 1);
-        if (x >= v[n - 1]) return play(n - 1, 1);
+        if (x <= v[0]) return this.play(0, 1, pose);
+        if (x >= v[n - 1]) return this.play(n - 1, 1, pose);
         let a = 0;
         while (v[a + 1] <= x) a++;
-        if (v[a] === x) return play(a, 1);
+        if (v[a] === x) return this.play(a, 1, pose);
         const m = (x - v[a]) / (v[a + 1] - v[a]);
-        play(a, 1 - m);
-        play(a + 1, m);
+        this.play(a, 1 - m, pose);
+        this.play(a + 1, m, pose);
+    }
+
+    play(i, w, pose) {
+        if (w > 0) applyClip(this.players[i].clip, this.players[i].time, pose, w);
     }
 }
 
@@ -179,15 +182,19 @@ class LayerInstance {
         return true;
     }
 
+    // the first allowed transition of the Any state, then of the current state, taken
     tryChange(pose) {
-        const lists = [this.any >= 0 ? this.layer.states[this.any].transitions : [], this.layer.states[this.index].transitions];
-        for (const list of lists) {
-            for (const t of list) {
-                if (t.to === this.index || !this.allowed(t)) continue;
-                if (t.trigger !== undefined) this.used.add(t.trigger);
-                this.enter(t.to, pose);
-                return true;
-            }
+        return (this.any >= 0 && this.take(this.layer.states[this.any].transitions, pose)) ||
+            this.take(this.layer.states[this.index].transitions, pose);
+    }
+
+    take(transitions, pose) {
+        for (let i = 0; i < transitions.length; i++) {
+            const t = transitions[i];
+            if (t.to === this.index || !this.allowed(t)) continue;
+            if (t.trigger !== undefined) this.used.add(t.trigger);
+            this.enter(t.to, pose);
+            return true;
         }
         return false;
     }
