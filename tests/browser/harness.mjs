@@ -21,14 +21,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
 import { serve } from './server.mjs';
+import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
 import * as M from './metrics.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const MARGIN = 0.05;
 const CONTROLS = ['zflip', 'tflip', 'unbind', 'forest', 'static', 'ramp', 'badversion', 'toc16', 'notranslate'];
 
@@ -56,57 +54,6 @@ function parseArgs(argv) {
     return a;
 }
 
-function re2d(bin, args) {
-    try {
-        return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (e) {
-        throw new Error(`re2d ${args.join(' ')}: ${(e.stderr || e.message).trim()}`);
-    }
-}
-
-// The pinned npm versions must be exactly what is installed.
-function checkVersions() {
-    const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
-    const out = {};
-    for (const [name, want] of Object.entries(pkg.dependencies)) {
-        const got = JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version;
-        if (got !== want) throw new Error(`${name}: installed ${got}, pinned ${want} (run npm ci in tests/browser)`);
-        out[name] = got;
-    }
-    return out;
-}
-
-async function launch(outDir, webgl) {
-    const profile = fs.mkdtempSync(path.join(outDir, 'profile-'));
-    const args = ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-    if (webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist');
-    else args.push('--disable-webgl', '--disable-3d-apis');
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, pipe: true });
-    return { browser, profile };
-}
-
-// A page on the local server with request interception: anything not 127.0.0.1/localhost
-// (or data:/blob:) is recorded in `external` and aborted.
-async function openPage(browser, port, log) {
-    const page = await browser.newPage();
-    await page.setViewport({ width: 800, height: 600, deviceScaleFactor: 1 });
-    await page.setRequestInterception(true);
-    page.on('request', (r) => {
-        const u = new URL(r.url());
-        const local = u.protocol === 'data:' || u.protocol === 'blob:' ||
-            ((u.protocol === 'http:' || u.protocol === 'https:') && (u.hostname === '127.0.0.1' || u.hostname === 'localhost'));
-        if (local) r.continue();
-        else {
-            log.external.push(r.url());
-            r.abort();
-        }
-    });
-    page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
-    page.on('pageerror', (e) => log.errors.push(String(e.message || e)));
-    await page.goto(`http://127.0.0.1:${port}/page.html`, { waitUntil: 'load' });
-    return page;
-}
 
 function savePngs(dir, prefix, dataUrls) {
     return dataUrls.map((d, i) => {
