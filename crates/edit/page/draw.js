@@ -125,7 +125,8 @@ function dot(out, dw, dh, p, div, r, c) {
     const cx = p[0] / div, cy = p[1] / div;
     for (let y = Math.floor(cy - r - 1); y <= Math.ceil(cy + r + 1); y++) {
         for (let x = Math.floor(cx - r - 1); x <= Math.ceil(cx + r + 1); x++) {
-            const d = Math.sqrt((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2);
+            const ex = x + 0.5 - cx, ey = y + 0.5 - cy;
+            const d = Math.sqrt(ex * ex + ey * ey);
             if (d <= r + 1) put(out, dw, dh, x, y, d <= r ? c : [0, 0, 0]);
         }
     }

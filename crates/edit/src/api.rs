@@ -178,13 +178,15 @@ impl App {
             return Err(Response::error(400, "the body is not a JSON object"));
         };
         let Some(doc @ Value::Object(_)) = req.remove("declaration") else {
-            return Err(Response::error(400, "the body has no \"declaration\" object"));
+            return Err(Response::error(
+                400,
+                "the body has no \"declaration\" object",
+            ));
         };
         let rule = match req.get("rule") {
             None | Some(Value::Null) => self.rule,
-            Some(Value::String(r)) => Rule::parse(r).ok_or_else(|| {
-                Response::error(400, format!("rule '{r}' is not paint or tubes"))
-            })?,
+            Some(Value::String(r)) => Rule::parse(r)
+                .ok_or_else(|| Response::error(400, format!("rule '{r}' is not paint or tubes")))?,
             Some(_) => return Err(Response::error(400, "rule is not a string")),
         };
         let generation = req.get("gen").and_then(Value::as_u64).unwrap_or(0);
@@ -201,24 +203,35 @@ impl App {
         let img = &self.session.image;
         let refuse = |e: String| Response::json(422, &json!({"error": e, "gen": generation}));
         let sk = Skeleton::parse(&text, &self.limits)
-            .and_then(|sk| sk.check_image(img.width, img.height, &self.limits).map(|_| sk))
+            .and_then(|sk| {
+                sk.check_image(img.width, img.height, &self.limits)
+                    .map(|_| sk)
+            })
             .map_err(|e| refuse(e.to_string()))?;
         if sk.background != self.session.background {
-            return Err(refuse(format!(
-                "E_EDIT_BACKGROUND: the background cannot change in the editor (the drawing was keyed with {}): edit the file and open it again",
-                doc.get("background").map_or("auto".into(), |b| b.to_string())
-            )));
+            return Err(refuse(
+                "E_EDIT_BACKGROUND: the background cannot change in the editor (it keys the drawing the previews cut): edit the file and open it again".into(),
+            ));
         }
-        Ok(Ask { sk, rule, doc, generation })
+        Ok(Ask {
+            sk,
+            rule,
+            doc,
+            generation,
+        })
     }
 
     fn preview(&self, a: Ask) -> Response {
         let generation = a.generation;
-        let superseded = || Response::json(409, &json!({"error": "superseded by a newer preview", "gen": generation}));
+        let superseded = || {
+            Response::json(
+                409,
+                &json!({"error": "superseded by a newer preview", "gen": generation}),
+            )
+        };
         match &self.runner {
-            Runner::Inline => {
-                run_preview(&self.session, &a.sk, a.rule, generation, &|| false).unwrap_or_else(superseded)
-            }
+            Runner::Inline => run_preview(&self.session, &a.sk, a.rule, generation, &|| false)
+                .unwrap_or_else(superseded),
             Runner::Queue(q) => match q.ask((a.sk, a.rule, generation)) {
                 Outcome::Done(r) => r,
                 Outcome::Superseded => superseded(),
@@ -333,7 +346,10 @@ fn run_preview(
     match preview(sk, &s.prep, rule, stale) {
         Ok(Some(p)) => Some(preview_json(&p, s, generation, thread_cpu() - t0)),
         Ok(None) => None,
-        Err(e) => Some(Response::json(422, &json!({"error": e.to_string(), "gen": generation}))),
+        Err(e) => Some(Response::json(
+            422,
+            &json!({"error": e.to_string(), "gen": generation}),
+        )),
     }
 }
 
@@ -344,7 +360,11 @@ fn preview_json(p: &Preview, s: &Session, generation: u64, cpu: f64) -> Response
     let mut runs = String::with_capacity(1 << 16);
     let value = |i: usize| {
         let l = p.labels[i];
-        if l > 0 && p.how[i] == how::TIE { l | 0x80 } else { l }
+        if l > 0 && p.how[i] == how::TIE {
+            l | 0x80
+        } else {
+            l
+        }
     };
     let n = p.labels.len();
     let mut i = 0;

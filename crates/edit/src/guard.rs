@@ -130,18 +130,34 @@ impl Guard {
         match h.one("origin") {
             Ok(None) => {}
             Ok(Some(o)) if self.origin_ok(o) => {}
-            _ => return Err(Response::error(403, "requests from another origin are refused")),
+            _ => {
+                return Err(Response::error(
+                    403,
+                    "requests from another origin are refused",
+                ));
+            }
         }
         match h.one("sec-fetch-site") {
             Ok(None | Some("same-origin" | "none")) => {}
-            _ => return Err(Response::error(403, "requests from another site are refused")),
+            _ => {
+                return Err(Response::error(
+                    403,
+                    "requests from another site are refused",
+                ));
+            }
         }
         let route = Route::of(rest).ok_or_else(|| Response::error(404, "not found"))?;
         if h.method != route.method() {
-            return Err(Response::error(405, format!("{rest} takes {}", route.method())));
+            return Err(Response::error(
+                405,
+                format!("{rest} takes {}", route.method()),
+            ));
         }
         if h.all("transfer-encoding").next().is_some() {
-            return Err(Response::error(501, "bodies are sent with Content-Length only"));
+            return Err(Response::error(
+                501,
+                "bodies are sent with Content-Length only",
+            ));
         }
         let len = h
             .content_length()

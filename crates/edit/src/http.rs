@@ -148,7 +148,11 @@ pub fn read_head(stream: &mut impl Read, buf: &mut Vec<u8>) -> Result<Option<Hea
 /// Reads a body of exactly `len` bytes (the caller checked `len` against
 /// the limit), starting with what `buf` holds already; leaves the bytes of
 /// the next request in `buf`.
-pub fn read_body(stream: &mut impl Read, buf: &mut Vec<u8>, len: usize) -> std::io::Result<Vec<u8>> {
+pub fn read_body(
+    stream: &mut impl Read,
+    buf: &mut Vec<u8>,
+    len: usize,
+) -> std::io::Result<Vec<u8>> {
     let have = buf.len().min(len);
     let mut body: Vec<u8> = buf.drain(..have).collect();
     if body.len() < len {
@@ -280,13 +284,20 @@ mod tests {
             method: "POST".into(),
             target: "/".into(),
             minor: 1,
-            headers: v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            headers: v
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
         };
         assert_eq!(h(&[("content-length", "12")]).content_length(), Ok(12));
         assert_eq!(h(&[]).content_length(), Ok(0));
         assert!(h(&[("content-length", "-1")]).content_length().is_err());
         assert!(h(&[("content-length", "1 2")]).content_length().is_err());
-        assert!(h(&[("content-length", "99999999999999999999")]).content_length().is_err());
+        assert!(
+            h(&[("content-length", "99999999999999999999")])
+                .content_length()
+                .is_err()
+        );
         assert!(
             h(&[("content-length", "1"), ("content-length", "1")])
                 .content_length()

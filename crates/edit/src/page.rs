@@ -5,10 +5,26 @@ use crate::http::Response;
 
 /// Every file but the page itself: name, `Content-Type`, text.
 pub const ASSETS: &[(&str, &str, &str)] = &[
-    ("edit.css", "text/css; charset=utf-8", include_str!("../page/edit.css")),
-    ("main.js", "text/javascript; charset=utf-8", include_str!("../page/main.js")),
-    ("model.js", "text/javascript; charset=utf-8", include_str!("../page/model.js")),
-    ("draw.js", "text/javascript; charset=utf-8", include_str!("../page/draw.js")),
+    (
+        "edit.css",
+        "text/css; charset=utf-8",
+        include_str!("../page/edit.css"),
+    ),
+    (
+        "main.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/main.js"),
+    ),
+    (
+        "model.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/model.js"),
+    ),
+    (
+        "draw.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../page/draw.js"),
+    ),
 ];
 
 /// The page, with its `Content-Security-Policy`.

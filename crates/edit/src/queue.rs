@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 
-
 /// What became of a preview.
 pub enum Outcome<T> {
     /// Its result.
@@ -61,7 +60,11 @@ impl<A: Send + 'static, T: Send + 'static> Queue<A, T> {
         let (tx, rx) = sync_channel(1);
         let seq = self.shared.latest.fetch_add(1, Ordering::SeqCst) + 1;
         {
-            let mut p = self.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = self
+                .shared
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             if let Some(old) = p.take() {
                 let _ = old.reply.send(Outcome::Superseded);
             }
@@ -91,9 +94,8 @@ fn worker<A, T>(s: &Shared<A, T>, work: &Work<A, T>) {
         let out = if stale() {
             Outcome::Superseded
         } else {
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                work(&job.ask, &stale)
-            })) {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&job.ask, &stale)))
+            {
                 Ok(Some(t)) => Outcome::Done(t),
                 Ok(None) => Outcome::Superseded,
                 Err(_) => Outcome::Panicked,
@@ -109,7 +111,11 @@ mod tests {
     use std::sync::mpsc::{Receiver, channel};
 
     /// A queue whose work waits for a go signal per ask and reports whether it was stale.
-    fn gated() -> (Arc<Queue<u32, (u32, bool)>>, std::sync::mpsc::Sender<()>, Receiver<u32>) {
+    fn gated() -> (
+        Arc<Queue<u32, (u32, bool)>>,
+        std::sync::mpsc::Sender<()>,
+        Receiver<u32>,
+    ) {
         let (go_tx, go_rx) = channel::<()>();
         let (started_tx, started_rx) = channel::<u32>();
         let go = Mutex::new(go_rx);
@@ -137,10 +143,16 @@ mod tests {
         }
         let q3 = q.clone();
         let third = std::thread::spawn(move || q3.ask(3));
-        assert!(matches!(second.join().unwrap(), Outcome::Superseded), "the waiting ask");
+        assert!(
+            matches!(second.join().unwrap(), Outcome::Superseded),
+            "the waiting ask"
+        );
         // the running one reaches its stage boundary after the third was asked: it stops
         go.send(()).unwrap();
-        assert!(matches!(first.join().unwrap(), Outcome::Superseded), "the running ask");
+        assert!(
+            matches!(first.join().unwrap(), Outcome::Superseded),
+            "the running ask"
+        );
         assert_eq!(started.recv().unwrap(), 3, "the newest runs next");
         go.send(()).unwrap();
         assert!(matches!(third.join().unwrap(), Outcome::Done((3, false))));

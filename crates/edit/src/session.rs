@@ -190,10 +190,7 @@ impl Session {
         let sk = Skeleton::parse(&serde_json::to_vec(&doc).unwrap_or_default(), limits)?;
         sk.check_image(image.width, image.height, limits)?;
         let sil = silhouette(&image, sk.background)?;
-        let image_path = decl_path
-            .parent()
-            .unwrap_or(Path::new(""))
-            .join(&sk.image);
+        let image_path = decl_path.parent().unwrap_or(Path::new("")).join(&sk.image);
         Ok(Session {
             decl_path,
             image_path,

@@ -11,26 +11,122 @@ use serde_json::{Map, Value, json};
 /// One bone of the template: name, parent, points as `(u, v)` — `u` across the figure from
 /// its box's centre line in units of the box's height, `v` down the box from its top as a
 /// share of its height —, radius as a share of the height, depth (smaller is nearer).
-type Template = (&'static str, Option<&'static str>, &'static [[f64; 2]], f64, f64);
+type Template = (
+    &'static str,
+    Option<&'static str>,
+    &'static [[f64; 2]],
+    f64,
+    f64,
+);
 
 /// A standing biped facing right: far limbs 0.03 behind the near ones.
 const BIPED: &[Template] = &[
     ("pelvis", None, &[[0.0, 0.47], [0.0, 0.55]], 0.065, 6.0),
-    ("torso", Some("pelvis"), &[[0.0, 0.47], [0.01, 0.38], [0.02, 0.27]], 0.07, 5.0),
-    ("neck", Some("torso"), &[[0.02, 0.27], [0.03, 0.21]], 0.03, 5.0),
-    ("head", Some("neck"), &[[0.03, 0.21], [0.04, 0.12], [0.04, 0.02]], 0.065, 4.0),
-    ("upper_arm_far", Some("torso"), &[[-0.01, 0.29], [-0.02, 0.43]], 0.03, 9.0),
-    ("forearm_far", Some("upper_arm_far"), &[[-0.02, 0.43], [0.0, 0.56]], 0.026, 9.0),
-    ("hand_far", Some("forearm_far"), &[[0.0, 0.56], [0.01, 0.62]], 0.026, 9.0),
-    ("thigh_far", Some("pelvis"), &[[-0.02, 0.54], [-0.03, 0.76]], 0.045, 8.0),
-    ("shin_far", Some("thigh_far"), &[[-0.03, 0.76], [-0.03, 0.96]], 0.035, 8.0),
-    ("foot_far", Some("shin_far"), &[[-0.03, 0.96], [0.06, 0.985]], 0.022, 8.0),
-    ("thigh_near", Some("pelvis"), &[[0.01, 0.54], [0.01, 0.76]], 0.045, 3.0),
-    ("shin_near", Some("thigh_near"), &[[0.01, 0.76], [0.01, 0.96]], 0.035, 3.0),
-    ("foot_near", Some("shin_near"), &[[0.01, 0.96], [0.1, 0.985]], 0.022, 3.0),
-    ("upper_arm_near", Some("torso"), &[[0.02, 0.29], [0.02, 0.43]], 0.03, 1.0),
-    ("forearm_near", Some("upper_arm_near"), &[[0.02, 0.43], [0.05, 0.56]], 0.026, 1.0),
-    ("hand_near", Some("forearm_near"), &[[0.05, 0.56], [0.06, 0.62]], 0.026, 1.0),
+    (
+        "torso",
+        Some("pelvis"),
+        &[[0.0, 0.47], [0.01, 0.38], [0.02, 0.27]],
+        0.07,
+        5.0,
+    ),
+    (
+        "neck",
+        Some("torso"),
+        &[[0.02, 0.27], [0.03, 0.21]],
+        0.03,
+        5.0,
+    ),
+    (
+        "head",
+        Some("neck"),
+        &[[0.03, 0.21], [0.04, 0.12], [0.04, 0.02]],
+        0.065,
+        4.0,
+    ),
+    (
+        "upper_arm_far",
+        Some("torso"),
+        &[[-0.01, 0.29], [-0.02, 0.43]],
+        0.03,
+        9.0,
+    ),
+    (
+        "forearm_far",
+        Some("upper_arm_far"),
+        &[[-0.02, 0.43], [0.0, 0.56]],
+        0.026,
+        9.0,
+    ),
+    (
+        "hand_far",
+        Some("forearm_far"),
+        &[[0.0, 0.56], [0.01, 0.62]],
+        0.026,
+        9.0,
+    ),
+    (
+        "thigh_far",
+        Some("pelvis"),
+        &[[-0.02, 0.54], [-0.03, 0.76]],
+        0.045,
+        8.0,
+    ),
+    (
+        "shin_far",
+        Some("thigh_far"),
+        &[[-0.03, 0.76], [-0.03, 0.96]],
+        0.035,
+        8.0,
+    ),
+    (
+        "foot_far",
+        Some("shin_far"),
+        &[[-0.03, 0.96], [0.06, 0.985]],
+        0.022,
+        8.0,
+    ),
+    (
+        "thigh_near",
+        Some("pelvis"),
+        &[[0.01, 0.54], [0.01, 0.76]],
+        0.045,
+        3.0,
+    ),
+    (
+        "shin_near",
+        Some("thigh_near"),
+        &[[0.01, 0.76], [0.01, 0.96]],
+        0.035,
+        3.0,
+    ),
+    (
+        "foot_near",
+        Some("shin_near"),
+        &[[0.01, 0.96], [0.1, 0.985]],
+        0.022,
+        3.0,
+    ),
+    (
+        "upper_arm_near",
+        Some("torso"),
+        &[[0.02, 0.29], [0.02, 0.43]],
+        0.03,
+        1.0,
+    ),
+    (
+        "forearm_near",
+        Some("upper_arm_near"),
+        &[[0.02, 0.43], [0.05, 0.56]],
+        0.026,
+        1.0,
+    ),
+    (
+        "hand_near",
+        Some("forearm_near"),
+        &[[0.05, 0.56], [0.06, 0.62]],
+        0.026,
+        1.0,
+    ),
 ];
 
 /// The box `[x0, y0, x1, y1)` of the silhouette's pixels with alpha ≥ 128 (the whole image

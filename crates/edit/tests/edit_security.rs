@@ -29,14 +29,24 @@ fn refused(what: &str, want: u16, req: impl Fn(&Server) -> Resp) {
     let (srv, dir) = shared();
     let before = snapshot(dir);
     let r = req(srv);
-    assert_eq!(r.status, want, "{what}: {} {}", r.head, String::from_utf8_lossy(&r.body));
+    assert_eq!(
+        r.status,
+        want,
+        "{what}: {} {}",
+        r.head,
+        String::from_utf8_lossy(&r.body)
+    );
     assert!(
         r.header("access-control-allow-origin").is_none(),
         "{what}: a CORS header"
     );
     assert_eq!(snapshot(dir), before, "{what}: the folder changed");
     // still serving
-    assert_eq!(get(srv, "/api/session", "").status, 200, "{what}: the server stopped answering");
+    assert_eq!(
+        get(srv, "/api/session", "").status,
+        200,
+        "{what}: the server stopped answering"
+    );
 }
 
 fn port(srv: &Server) -> u16 {
@@ -63,7 +73,10 @@ fn requests_without_the_token_are_refused() {
     for (what, target) in [
         ("no token", "/".to_string()),
         ("the session without a token", "/api/session".to_string()),
-        ("a wrong token", "/0123456789abcdef0123456789abcdef/".to_string()),
+        (
+            "a wrong token",
+            "/0123456789abcdef0123456789abcdef/".to_string(),
+        ),
         ("the token in the query", "/?t=TOKEN".to_string()),
         ("a token too short", "/TOKEN-SHORT/".to_string()),
         ("the token with a suffix", "/TOKENx/".to_string()),
@@ -72,7 +85,10 @@ fn requests_without_the_token_are_refused() {
             let t = target
                 .replace("TOKEN-SHORT", &srv.token[..31])
                 .replace("TOKEN", &srv.token);
-            let req = format!("GET {t} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", p(srv));
+            let req = format!(
+                "GET {t} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+                p(srv)
+            );
             raw(srv.addr, req.as_bytes())
         });
     }
@@ -96,12 +112,21 @@ fn other_hosts_are_refused_against_dns_rebinding() {
         ("another port", "Host: 127.0.0.1:1\r\n"),
         ("no port", "Host: 127.0.0.1\r\n"),
         ("no Host", ""),
-        ("two Hosts", "Host: 127.0.0.1:PORT\r\nHost: attacker.example:PORT\r\n"),
-        ("a name ending in localhost", "Host: evil-localhost:PORT\r\n"),
+        (
+            "two Hosts",
+            "Host: 127.0.0.1:PORT\r\nHost: attacker.example:PORT\r\n",
+        ),
+        (
+            "a name ending in localhost",
+            "Host: evil-localhost:PORT\r\n",
+        ),
     ] {
         refused(what, 421, |srv| {
             let h = host.replace("PORT", &port(srv).to_string());
-            let req = format!("GET /{}/api/session HTTP/1.1\r\n{h}Connection: close\r\n\r\n", srv.token);
+            let req = format!(
+                "GET /{}/api/session HTTP/1.1\r\n{h}Connection: close\r\n\r\n",
+                srv.token
+            );
             raw(srv.addr, req.as_bytes())
         });
     }
@@ -111,7 +136,11 @@ fn other_hosts_are_refused_against_dns_rebinding() {
         srv.token,
         port(srv)
     );
-    assert_eq!(raw(srv.addr, req.as_bytes()).status, 200, "localhost is this server");
+    assert_eq!(
+        raw(srv.addr, req.as_bytes()).status,
+        200,
+        "localhost is this server"
+    );
 }
 
 #[test]
@@ -122,7 +151,10 @@ fn other_origins_are_refused() {
         ("https of this host", "Origin: https://127.0.0.1:PORT\r\n"),
         ("another port", "Origin: http://127.0.0.1:1\r\n"),
         ("a cross-site fetch", "Sec-Fetch-Site: cross-site\r\n"),
-        ("a same-site fetch (another port)", "Sec-Fetch-Site: same-site\r\n"),
+        (
+            "a same-site fetch (another port)",
+            "Sec-Fetch-Site: same-site\r\n",
+        ),
     ] {
         refused(&format!("save from {what}"), 403, |srv| {
             let h = header.replace("PORT", &port(srv).to_string());
@@ -131,7 +163,11 @@ fn other_origins_are_refused() {
             post(srv, "/api/save", &body(&d), &h)
         });
         refused(&format!("session from {what}"), 403, |srv| {
-            get(srv, "/api/session", &header.replace("PORT", &port(srv).to_string()))
+            get(
+                srv,
+                "/api/session",
+                &header.replace("PORT", &port(srv).to_string()),
+            )
         });
     }
     // a CORS preflight is never granted
@@ -146,7 +182,10 @@ fn other_origins_are_refused() {
     });
     // the page's own origin is served
     let (srv, _) = shared();
-    let own = format!("Origin: http://127.0.0.1:{}\r\nSec-Fetch-Site: same-origin\r\n", port(srv));
+    let own = format!(
+        "Origin: http://127.0.0.1:{}\r\nSec-Fetch-Site: same-origin\r\n",
+        port(srv)
+    );
     assert_eq!(get(srv, "/api/session", &own).status, 200);
 }
 
@@ -164,12 +203,20 @@ fn no_path_reaches_the_file_system() {
     ] {
         refused(target, 404, |srv| {
             let t = target.replace("TOKEN", &srv.token);
-            let req = format!("GET {t} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", port(srv));
+            let req = format!(
+                "GET {t} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+                port(srv)
+            );
             raw(srv.addr, req.as_bytes())
         });
     }
     // a declaration naming another image, inside or outside the folder, is refused before any read
-    for image in ["../outside.png", "/etc/passwd", "biped.labels.png", "sub/biped.png"] {
+    for image in [
+        "../outside.png",
+        "/etc/passwd",
+        "biped.labels.png",
+        "sub/biped.png",
+    ] {
         for route in ["/api/save", "/api/preview", "/api/build"] {
             refused(&format!("{route} with image {image}"), 403, |srv| {
                 let mut d = declaration(srv);
@@ -236,7 +283,11 @@ fn malformed_bodies_are_refused() {
         ("not JSON", 400, b"hello".to_vec()),
         ("an array", 400, b"[]".to_vec()),
         ("no declaration", 400, b"{\"gen\": 1}".to_vec()),
-        ("a declaration that is a string", 400, b"{\"declaration\": \"x\"}".to_vec()),
+        (
+            "a declaration that is a string",
+            400,
+            b"{\"declaration\": \"x\"}".to_vec(),
+        ),
         // inside an unknown field of the declaration, past json-max-depth (refused by the
         // limits' pre-pass, and by serde_json's own recursion limit behind it)
         ("JSON nested 200000 deep", 400, {
@@ -246,22 +297,56 @@ fn malformed_bodies_are_refused() {
             v.extend_from_slice(b"}}");
             v
         }),
-        ("invalid UTF-8", 400, b"{\"declaration\": \"\xff\xfe\"}".to_vec()),
-        ("an unknown rule", 400, b"{\"declaration\": {}, \"rule\": \"magic\"}".to_vec()),
+        (
+            "invalid UTF-8",
+            400,
+            b"{\"declaration\": \"\xff\xfe\"}".to_vec(),
+        ),
+        (
+            "an unknown rule",
+            400,
+            b"{\"declaration\": {}, \"rule\": \"magic\"}".to_vec(),
+        ),
     ];
     for route in ["/api/save", "/api/preview", "/api/build"] {
         for (what, want, b) in &cases {
-            refused(&format!("{route}: {what}"), *want, |srv| post(srv, route, b, ""));
+            refused(&format!("{route}: {what}"), *want, |srv| {
+                post(srv, route, b, "")
+            });
         }
     }
     // declarations the rig refuses: 422 with the rig's code, nothing written
     let bad: Vec<(&str, &str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
-        ("a parent cycle", "E_RIG_CYCLE", Box::new(|d| d["bones"][0]["parent"] = d["bones"][1]["name"].clone())),
-        ("a point outside", "E_RIG_OUTSIDE", Box::new(|d| d["bones"][0]["points"][0] = json!([9999, 5]))),
-        ("a zero radius", "E_RIG_RADIUS", Box::new(|d| d["bones"][0]["radius"] = json!(0))),
-        ("a duplicate name", "E_RIG_DUPLICATE", Box::new(|d| d["bones"][1]["name"] = d["bones"][0]["name"].clone())),
-        ("version 2", "E_RIG_VERSION", Box::new(|d| d["version"] = json!(2))),
-        ("another background", "E_EDIT_BACKGROUND", Box::new(|d| d["background"] = json!("#0000ff"))),
+        (
+            "a parent cycle",
+            "E_RIG_CYCLE",
+            Box::new(|d| d["bones"][0]["parent"] = d["bones"][1]["name"].clone()),
+        ),
+        (
+            "a point outside",
+            "E_RIG_OUTSIDE",
+            Box::new(|d| d["bones"][0]["points"][0] = json!([9999, 5])),
+        ),
+        (
+            "a zero radius",
+            "E_RIG_RADIUS",
+            Box::new(|d| d["bones"][0]["radius"] = json!(0)),
+        ),
+        (
+            "a duplicate name",
+            "E_RIG_DUPLICATE",
+            Box::new(|d| d["bones"][1]["name"] = d["bones"][0]["name"].clone()),
+        ),
+        (
+            "version 2",
+            "E_RIG_VERSION",
+            Box::new(|d| d["version"] = json!(2)),
+        ),
+        (
+            "another background",
+            "E_EDIT_BACKGROUND",
+            Box::new(|d| d["background"] = json!("#0000ff")),
+        ),
     ];
     for route in ["/api/save", "/api/preview", "/api/build"] {
         for (what, code, f) in &bad {
@@ -304,7 +389,9 @@ fn malformed_bodies_are_refused() {
         raw(srv.addr, req.as_bytes())
     });
     refused("a save by GET", 405, |srv| get(srv, "/api/save", ""));
-    refused("a garbage request line", 400, |srv| raw(srv.addr, b"\x16\x03\x01\x02\x00 nonsense\r\n\r\n"));
+    refused("a garbage request line", 400, |srv| {
+        raw(srv.addr, b"\x16\x03\x01\x02\x00 nonsense\r\n\r\n")
+    });
 }
 
 /// The addresses of this machine's interfaces other than loopback (from /proc/net/fib_trie's
@@ -315,7 +402,11 @@ fn other_addresses() -> Vec<Ipv4Addr> {
     let mut out = Vec::new();
     for w in lines.windows(2) {
         if w[1].contains("/32 host LOCAL")
-            && let Some(ip) = w[0].trim().trim_start_matches("|-- ").parse::<Ipv4Addr>().ok()
+            && let Some(ip) = w[0]
+                .trim()
+                .trim_start_matches("|-- ")
+                .parse::<Ipv4Addr>()
+                .ok()
             && !ip.is_loopback()
             && !out.contains(&ip)
         {
@@ -333,17 +424,28 @@ fn the_server_listens_on_loopback_only() {
     let hex_port = format!(":{:04X}", srv.addr.port());
     let mut listening = Vec::new();
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        for l in std::fs::read_to_string(table).unwrap_or_default().lines().skip(1) {
+        for l in std::fs::read_to_string(table)
+            .unwrap_or_default()
+            .lines()
+            .skip(1)
+        {
             let f: Vec<&str> = l.split_whitespace().collect();
             if f.len() > 3 && f[1].ends_with(&hex_port) && f[3] == "0A" {
                 listening.push(f[1].to_string());
             }
         }
     }
-    assert_eq!(listening, vec![format!("0100007F{hex_port}")], "listening sockets on the port");
+    assert_eq!(
+        listening,
+        vec![format!("0100007F{hex_port}")],
+        "listening sockets on the port"
+    );
     // and no other address of this machine reaches it
     for ip in other_addresses() {
-        let r = TcpStream::connect_timeout(&SocketAddr::from((ip, srv.addr.port())), std::time::Duration::from_secs(2));
+        let r = TcpStream::connect_timeout(
+            &SocketAddr::from((ip, srv.addr.port())),
+            std::time::Duration::from_secs(2),
+        );
         assert!(r.is_err(), "{ip}:{} accepted a connection", srv.addr.port());
     }
 }
@@ -384,5 +486,8 @@ fn at_most_so_many_connections() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    assert!(ok, "the server did not recover after the connections closed");
+    assert!(
+        ok,
+        "the server did not recover after the connections closed"
+    );
 }

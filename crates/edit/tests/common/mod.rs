@@ -64,7 +64,9 @@ impl Resp {
     pub fn header(&self, name: &str) -> Option<String> {
         self.head.lines().find_map(|l| {
             let (n, v) = l.split_once(':')?;
-            n.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+            n.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
         })
     }
 
@@ -90,15 +92,24 @@ pub fn read_response(s: &mut TcpStream) -> Resp {
             break i + 4;
         }
         let n = s.read(&mut chunk).expect("reads a response");
-        assert!(n > 0, "the connection closed without a response: {:?}", String::from_utf8_lossy(&buf));
+        assert!(
+            n > 0,
+            "the connection closed without a response: {:?}",
+            String::from_utf8_lossy(&buf)
+        );
         buf.extend_from_slice(&chunk[..n]);
     };
     let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let status: u16 = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).expect("a status");
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status");
     let mut body = buf[head_end..].to_vec();
     let len = head.lines().find_map(|l| {
         let (n, v) = l.split_once(':')?;
-        n.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+        n.eq_ignore_ascii_case("content-length")
+            .then(|| v.trim().parse::<usize>().ok())?
     });
     match len {
         Some(n) => {
