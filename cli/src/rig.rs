@@ -371,7 +371,8 @@ fn do_motion(a: &MotionArgs) -> Result<String, Fail> {
 fn do_edit(a: &EditArgs) -> Result<String, Fail> {
     let mut motions = Vec::new();
     for m in &a.motion {
-        motions.push(build::MotionSpec::parse(m, "walk").map_err(|e| usage(format!("--motion {e}")))?);
+        motions
+            .push(build::MotionSpec::parse(m, "walk").map_err(|e| usage(format!("--motion {e}")))?);
     }
     let opts = re2d_edit::Options {
         path: a.path.clone(),

@@ -210,8 +210,8 @@ async function preview() {
     }
     S.inFlight--;
     // a newer preview was asked for (or shown): this one is stale
-    if (r.status === 409 || gen < S.shownGen) {
-        if (gen === S.gen && r.status === 409) S.shownGen = gen;
+    if (j.superseded || gen < S.shownGen) {
+        if (gen === S.gen && j.superseded) S.shownGen = gen;
         return;
     }
     S.shownGen = gen;

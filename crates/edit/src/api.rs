@@ -5,7 +5,7 @@
 //! | `GET /` and the page's files | the embedded page ([`crate::page`]) |
 //! | `GET /silhouette.rgba` | the keyed drawing (the silhouette the rig cuts: background transparent, edges despilled), RGBA8, row-major (its size is in the session) |
 //! | `GET /api/session` | the declaration (every field it has), the drawing's size, the file it saves to, the capture joints to offer, the slicing rule |
-//! | `POST /api/preview` | `{"gen", "declaration", "rule"}` → the ownership map (run-length: `[value, count, …]`, value = 1 + bone index, +128 where a tie-break decided), which bones have a part, the warnings, the confidence, the CPU time; 409 when a newer preview replaced it; 422 with the `E_RIG_*` line for a declaration the rig refuses |
+//! | `POST /api/preview` | `{"gen", "declaration", "rule"}` → the ownership map (run-length: `[value, count, …]`, value = 1 + bone index, +128 where a tie-break decided), which bones have a part, the warnings, the confidence, the CPU time; `{"superseded": true}` when a newer preview replaced it (a normal outcome, 200); 422 with the `E_RIG_*` line for a declaration the rig refuses |
 //! | `POST /api/save` | `{"declaration"}` → validated as `rig build` validates it, written through the one publishing path (atomic); 422 for a refused declaration |
 //! | `POST /api/build` | `{"declaration", "rule"}` → the whole `rig build` in memory (nothing written): the gates, the warnings, the sheet at `build/sheet.png`; 409 while another build runs |
 //!
@@ -157,8 +157,8 @@ impl App {
             200,
             &json!({
                 "declaration": s.doc,
-                "width": s.image.width,
-                "height": s.image.height,
+                "width": s.width,
+                "height": s.height,
                 "file": s.decl_path.file_name().map(|f| f.to_string_lossy().into_owned()),
                 "fresh": s.fresh,
                 "joints": self.joints,
@@ -200,13 +200,10 @@ impl App {
             ));
         }
         let text = serde_json::to_vec(&doc).unwrap_or_default();
-        let img = &self.session.image;
+        let (w, h) = (self.session.width, self.session.height);
         let refuse = |e: String| Response::json(422, &json!({"error": e, "gen": generation}));
         let sk = Skeleton::parse(&text, &self.limits)
-            .and_then(|sk| {
-                sk.check_image(img.width, img.height, &self.limits)
-                    .map(|_| sk)
-            })
+            .and_then(|sk| sk.check_image(w, h, &self.limits).map(|_| sk))
             .map_err(|e| refuse(e.to_string()))?;
         if sk.background != self.session.background {
             return Err(refuse(
@@ -223,12 +220,7 @@ impl App {
 
     fn preview(&self, a: Ask) -> Response {
         let generation = a.generation;
-        let superseded = || {
-            Response::json(
-                409,
-                &json!({"error": "superseded by a newer preview", "gen": generation}),
-            )
-        };
+        let superseded = || Response::json(200, &json!({"superseded": true, "gen": generation}));
         match &self.runner {
             Runner::Inline => run_preview(&self.session, &a.sk, a.rule, generation, &|| false)
                 .unwrap_or_else(superseded),
@@ -274,9 +266,13 @@ impl App {
     fn run_build(&self, sk: Skeleton, rule: Rule) -> Response {
         let s = &self.session;
         let start = Instant::now();
+        let image = match crate::session::decode(&s.png, &self.limits) {
+            Ok(i) => i,
+            Err(e) => return Response::error(500, e.to_string()),
+        };
         let input = Input {
             sk,
-            image: s.image.clone(),
+            image,
             image_path: s.image_path.clone(),
             name: s.name.clone(),
         };
@@ -298,8 +294,8 @@ impl App {
         let n = self.builds.fetch_add(1, Ordering::SeqCst) + 1;
         *self.sheet.lock().unwrap_or_else(|e| e.into_inner()) = sheet;
         let (tw, th) = (
-            (s.image.width as usize).div_ceil(build::SHEET_SCALE),
-            (s.image.height as usize).div_ceil(build::SHEET_SCALE),
+            (s.width as usize).div_ceil(build::SHEET_SCALE),
+            (s.height as usize).div_ceil(build::SHEET_SCALE),
         );
         Response::json(
             200,
@@ -383,8 +379,8 @@ fn preview_json(p: &Preview, s: &Session, generation: u64, cpu: f64) -> Response
     let c = &p.confidence;
     let head = json!({
         "gen": generation,
-        "width": s.image.width,
-        "height": s.image.height,
+        "width": s.width,
+        "height": s.height,
         "parts": p.has_part,
         "warnings": p.warnings,
         "confidence": {

@@ -13,6 +13,10 @@ pub const HEAD_MAX: usize = 16 * 1024;
 /// Most headers of a request.
 pub const HEADERS_MAX: usize = 48;
 
+/// A header sent more than once, or a `Content-Length` that is not one run of digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadHeader;
+
 /// A request head.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
@@ -37,11 +41,11 @@ impl Head {
     }
 
     /// The one value of header `name`; `Err` when it is sent more than once.
-    pub fn one(&self, name: &str) -> Result<Option<&str>, ()> {
+    pub fn one(&self, name: &str) -> Result<Option<&str>, BadHeader> {
         let mut it = self.all(name);
         let first = it.next();
         if it.next().is_some() {
-            return Err(());
+            return Err(BadHeader);
         }
         Ok(first)
     }
@@ -53,13 +57,13 @@ impl Head {
 
     /// The body length the head declares: `Ok(0)` without `Content-Length`;
     /// `Err` for an unreadable or repeated one.
-    pub fn content_length(&self) -> Result<u64, ()> {
+    pub fn content_length(&self) -> Result<u64, BadHeader> {
         match self.one("content-length")? {
             None => Ok(0),
             Some(v) if !v.is_empty() && v.len() <= 19 && v.bytes().all(|b| b.is_ascii_digit()) => {
-                v.parse().map_err(|_| ())
+                v.parse().map_err(|_| BadHeader)
             }
-            Some(_) => Err(()),
+            Some(_) => Err(BadHeader),
         }
     }
 

@@ -110,12 +110,14 @@ mod tests {
     use super::*;
     use std::sync::mpsc::{Receiver, channel};
 
-    /// A queue whose work waits for a go signal per ask and reports whether it was stale.
-    fn gated() -> (
+    type Gated = (
         Arc<Queue<u32, (u32, bool)>>,
         std::sync::mpsc::Sender<()>,
         Receiver<u32>,
-    ) {
+    );
+
+    /// A queue whose work waits for a go signal per ask and reports whether it was stale.
+    fn gated() -> Gated {
         let (go_tx, go_rx) = channel::<()>();
         let (started_tx, started_rx) = channel::<u32>();
         let go = Mutex::new(go_rx);

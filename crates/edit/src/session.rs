@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use re2d::limits::{Limits, ReadError, read_file};
 use re2d::png_io::RgbaImage;
 use re2d_rig::RigError;
-use re2d_rig::build;
 use re2d_rig::cut::preview::Prepared;
 use re2d_rig::declare::silhouette::silhouette;
 use re2d_rig::declare::skeleton::{Background, Skeleton};
@@ -38,8 +37,13 @@ pub struct Session {
     pub background: Background,
     /// The declaration the edit starts from, with every field it has.
     pub doc: Value,
-    /// The drawing, RGBA8.
-    pub image: RgbaImage,
+    /// The drawing's PNG file as it was read (a build decodes it again: an idle editor holds
+    /// the silhouette and its ink, not a second copy of the pixels).
+    pub png: Vec<u8>,
+    /// The drawing's width.
+    pub width: u32,
+    /// The drawing's height.
+    pub height: u32,
     /// Its silhouette and ink.
     pub prep: Prepared,
     /// The model name of a build (the declaration's stem without `.skeleton`).
@@ -96,15 +100,19 @@ pub fn open(path: &Path, limits: &Limits) -> Result<Session, RigError> {
     open_drawing(path, decl_path, limits)
 }
 
-/// The drawing at `path`, its size checked from the header against the PNG limits and
-/// `rig-max-pixels` before its pixels are decoded.
-fn drawing(path: &Path, limits: &Limits) -> Result<RgbaImage, RigError> {
+/// The drawing at `path` (its file and its pixels), its size checked from the header against
+/// the PNG limits and `rig-max-pixels` before its pixels are decoded.
+fn drawing(path: &Path, limits: &Limits) -> Result<(Vec<u8>, RgbaImage), RigError> {
     let bytes = read(path, limits.file_max_bytes, "file-max-bytes")?;
-    let Some((w, h)) = re2d_riv::model::png_header_size(&bytes) else {
-        return Err(RigError::new(
-            "E_RIG_IMAGE",
-            format!("{}: not a PNG", path.display()),
-        ));
+    let image = decode(&bytes, limits)
+        .map_err(|e| RigError::new(e.code, format!("{}: {}", path.display(), e.message)))?;
+    Ok((bytes, image))
+}
+
+/// Decodes a drawing's PNG, its size checked from the header first.
+pub fn decode(bytes: &[u8], limits: &Limits) -> Result<RgbaImage, RigError> {
+    let Some((w, h)) = re2d_riv::model::png_header_size(bytes) else {
+        return Err(RigError::new("E_RIG_IMAGE", "not a PNG"));
     };
     limits
         .check_image(w, h, 4)
@@ -118,31 +126,40 @@ fn drawing(path: &Path, limits: &Limits) -> Result<RgbaImage, RigError> {
             ),
         ));
     }
-    re2d::png_io::decode_rgba_limited(std::io::Cursor::new(&bytes), limits)
-        .map_err(|e| RigError::new("E_RIG_IMAGE", format!("{}: {e}", path.display())))
+    re2d::png_io::decode_rgba_limited(std::io::Cursor::new(bytes), limits)
+        .map_err(|e| RigError::new("E_RIG_IMAGE", e))
 }
 
 fn open_declaration(path: &Path, limits: &Limits) -> Result<Session, RigError> {
-    let input = build::load(path, limits)?;
     let text = read(path, limits.json_max_bytes, "json-max-bytes")?;
+    let sk = Skeleton::parse(&text, limits)?;
     let doc: Value = serde_json::from_slice(&text)
         .map_err(|e| RigError::new("E_RIG_JSON", format!("{}: {e}", path.display())))?;
-    let sil = silhouette(&input.image, input.sk.background)?;
+    let image_path = path.parent().unwrap_or(Path::new("")).join(&sk.image);
+    let (png, image) = drawing(&image_path, limits)?;
+    sk.check_image(image.width, image.height, limits)?;
+    let sil = silhouette(&image, sk.background)?;
+    let name = path
+        .file_stem()
+        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
     Ok(Session {
         decl_path: path.to_path_buf(),
-        image_path: input.image_path,
-        image_ref: input.sk.image.clone(),
-        background: input.sk.background,
+        image_path,
+        image_ref: sk.image.clone(),
+        background: sk.background,
         doc,
-        image: input.image,
+        png,
+        width: image.width,
+        height: image.height,
         prep: Prepared::new(sil),
-        name: input.name,
+        name,
         fresh: false,
     })
 }
 
 fn open_drawing(path: &Path, decl_path: PathBuf, limits: &Limits) -> Result<Session, RigError> {
-    let image = drawing(path, limits)?;
+    let (png, image) = drawing(path, limits)?;
     let (w, h) = (image.width as usize, image.height as usize);
     let border_alpha = (0..w)
         .flat_map(|x| [x, (h - 1) * w + x])
@@ -172,7 +189,9 @@ fn open_drawing(path: &Path, decl_path: PathBuf, limits: &Limits) -> Result<Sess
         image_ref,
         background: sk.background,
         doc,
-        image,
+        png,
+        width: image.width,
+        height: image.height,
         prep: Prepared::new(sil),
         name,
         fresh: true,
@@ -190,6 +209,8 @@ impl Session {
         let sk = Skeleton::parse(&serde_json::to_vec(&doc).unwrap_or_default(), limits)?;
         sk.check_image(image.width, image.height, limits)?;
         let sil = silhouette(&image, sk.background)?;
+        let png = re2d_output::png_encode::encode_rgba(&image.data, image.width, image.height)
+            .map_err(|e| RigError::new("E_RIG_IMAGE", e))?;
         let image_path = decl_path.parent().unwrap_or(Path::new("")).join(&sk.image);
         Ok(Session {
             decl_path,
@@ -197,7 +218,9 @@ impl Session {
             image_ref: sk.image.clone(),
             background: sk.background,
             doc,
-            image,
+            png,
+            width: image.width,
+            height: image.height,
             prep: Prepared::new(sil),
             name: "character".into(),
             fresh: false,

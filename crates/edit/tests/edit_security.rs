@@ -316,7 +316,8 @@ fn malformed_bodies_are_refused() {
         }
     }
     // declarations the rig refuses: 422 with the rig's code, nothing written
-    let bad: Vec<(&str, &str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let bad: Vec<(&str, &str, Edit)> = vec![
         (
             "a parent cycle",
             "E_RIG_CYCLE",
