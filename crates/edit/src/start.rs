@@ -155,7 +155,7 @@ fn r1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-/// The starting declaration of a drawing without one: [`BIPED`] in the figure's box, with
+/// The starting declaration of a drawing without one: the standing biped in the figure's box, with
 /// `image` and `background` as given.
 pub fn initial_declaration(image: &str, background: &str, sil: &Silhouette) -> Value {
     let [x0, y0, x1, y1] = figure_box(sil);
