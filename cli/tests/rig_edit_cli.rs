@@ -31,8 +31,33 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// Starts `rig edit PATH --no-open` and reads the URL it prints: (child, host:port, /TOKEN/).
-fn start(path: &Path) -> (Child, String, String) {
+/// The server process, killed when a test ends early (a failed assertion leaves no server).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+impl std::ops::Deref for Server {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+/// Starts `rig edit PATH --no-open` and reads the URL it prints: (server, host:port, /TOKEN/).
+fn start(path: &Path) -> (Server, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_re2d"))
         .args(["rig", "edit"])
         .arg(path)
@@ -51,7 +76,7 @@ fn start(path: &Path) -> (Child, String, String) {
         .unwrap_or_else(|| panic!("no URL: {line:?}"));
     let rest = url.trim_start_matches("http://");
     let (host, path) = rest.split_at(rest.find('/').unwrap());
-    (child, host.to_string(), path.to_string())
+    (Server(child), host.to_string(), path.to_string())
 }
 
 fn wait(child: &mut Child, secs: u64) -> Option<std::process::ExitStatus> {

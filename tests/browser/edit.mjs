@@ -80,6 +80,8 @@ let errText = '';
 server.stdout.on('data', (d) => { out += d; });
 server.stderr.on('data', (d) => { errText += d; });
 const exited = new Promise((res) => server.on('exit', (code, sig) => res({ code, sig })));
+// a test that stops early leaves no server behind
+process.on('exit', () => { if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT'); });
 const url = await new Promise((res, rej) => {
     const t = setInterval(() => {
         const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\//);
