@@ -95,6 +95,10 @@ pub struct Limits {
     /// kinematics of every joint on every frame), checked when the
     /// `Frames:` line is read.
     pub bvh_max_work: u64,
+    /// Largest request body `re2d rig edit` reads (bytes: a declaration and
+    /// a few fields), checked from `Content-Length` before a byte of it is
+    /// read.
+    pub edit_max_body: u64,
 }
 
 /// Bytes the rig pipeline holds per pixel of the drawing, measured (peak RSS
@@ -201,6 +205,7 @@ impl Limits {
         rig_max_pixels: 24 << 20,
         rig_max_tube_work: 1 << 28,
         bvh_max_work: 1 << 27,
+        edit_max_body: 1 << 20,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -336,6 +341,11 @@ impl Limits {
             "most BVH work: frames x joints (forward kinematics of every joint on every frame)",
             "128M",
         ),
+        (
+            "edit-max-body",
+            "largest request body `re2d rig edit` reads (bytes, from Content-Length before reading)",
+            "1M",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -367,6 +377,7 @@ impl Limits {
         ("rig-max-pixels", 1 << 28),
         ("rig-max-tube-work", 1 << 40),
         ("bvh-max-work", 1 << 40),
+        ("edit-max-body", 1 << 30),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -421,6 +432,7 @@ impl Limits {
             "rig-max-pixels" => self.rig_max_pixels = big(),
             "rig-max-tube-work" => self.rig_max_tube_work = big(),
             "bvh-max-work" => self.bvh_max_work = big(),
+            "edit-max-body" => self.edit_max_body = big(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

@@ -74,6 +74,11 @@ fn rig_skeleton() {
 }
 
 #[test]
+fn edit_request() {
+    replay("edit_request");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }

@@ -32,7 +32,7 @@ struct Cli {
     /// max-frames, sheet-max-bytes, nres-max-input, nres-max-entries, nres-max-payload,
     /// msh-max-findings, riv-max-objects, riv-max-findings, bvh-max-bytes, bvh-max-frames,
     /// bvh-max-joints, bvh-max-channels, bvh-max-work, rig-max-bones, rig-max-pixels,
-    /// rig-max-tube-work (sizes take k/M/G; each has a maximum).
+    /// rig-max-tube-work, edit-max-body (sizes take k/M/G; each has a maximum).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = parse_limit)]
     limit: Vec<(String, String)>,
     #[command(subcommand)]

@@ -1,4 +1,4 @@
-// re2d rig build|slice|verify|mesh|motion: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
+// re2d rig build|slice|verify|mesh|motion|edit: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
 //! Argument parsing and output only; the work is in `re2d_rig`.
 //! Exit codes: 0 success, 1 rejected input (`E_RIG_*` / `E_BVH_*`, one line)
 //! or a failed gate (`E_RIG_GATE`, after the folder and its report are
@@ -26,6 +26,27 @@ pub enum RigCmd {
     Mesh(StageArgs),
     /// Retarget a captured walk onto the skeleton (JSON report on stdout).
     Motion(MotionArgs),
+    /// Place the skeleton on the drawing with the mouse in a local web page (127.0.0.1 only), see the parts it cuts, save the declaration.
+    Edit(EditArgs),
+}
+
+/// `re2d rig edit` arguments.
+#[derive(clap::Args)]
+pub struct EditArgs {
+    /// A skeleton declaration JSON, or a drawing (PNG) alone: its declaration is then <stem>.skeleton.json beside it, started from a default skeleton in the figure's box and written when the page saves.
+    path: PathBuf,
+    /// The port on 127.0.0.1 (0: one the system picks).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Print the URL only; do not open a browser.
+    #[arg(long)]
+    no_open: bool,
+    /// A motion of the page's Build button (its walk strip) and whose joint names the mocap map offers, repeatable: NAME=FILE.bvh[:once|:loop] or FILE.bvh (see rig build).
+    #[arg(long, value_name = "NAME=FILE.bvh[:once]")]
+    motion: Vec<String>,
+    /// How pixels inside several tubes (or none) are owned at first: `paint` or `tubes` (the page can switch).
+    #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
+    slicing: String,
 }
 
 /// `re2d rig build` arguments.
@@ -347,6 +368,35 @@ fn do_motion(a: &MotionArgs) -> Result<String, Fail> {
     Ok(String::new())
 }
 
+fn do_edit(a: &EditArgs) -> Result<String, Fail> {
+    let mut motions = Vec::new();
+    for m in &a.motion {
+        motions
+            .push(build::MotionSpec::parse(m, "walk").map_err(|e| usage(format!("--motion {e}")))?);
+    }
+    let opts = re2d_edit::Options {
+        path: a.path.clone(),
+        port: a.port,
+        motions,
+        rule: rule(&a.slicing),
+    };
+    let server = re2d_edit::Server::start(&opts, &Limits::current())?;
+    println!(
+        "re2d rig edit: {} (editing {}; Ctrl-C stops, closing the page stops too)",
+        server.url,
+        server.app.session.decl_path.display()
+    );
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    if !a.no_open
+        && let Err(e) = re2d_edit::server::open_browser(&server.url)
+    {
+        eprintln!("re2d rig edit: could not open a browser ({e}): open the URL above");
+    }
+    server.wait();
+    Ok("re2d rig edit: the page was closed".into())
+}
+
 /// Runs `re2d rig …`.
 pub fn run(c: &RigCmd) -> i32 {
     let (name, r) = match c {
@@ -355,6 +405,7 @@ pub fn run(c: &RigCmd) -> i32 {
         RigCmd::Verify(a) => ("re2d rig verify", do_verify(a)),
         RigCmd::Mesh(a) => ("re2d rig mesh", do_mesh(a)),
         RigCmd::Motion(a) => ("re2d rig motion", do_motion(a)),
+        RigCmd::Edit(a) => ("re2d rig edit", do_edit(a)),
     };
     match r {
         Ok(s) => {

@@ -14,6 +14,7 @@
 //! | `model` | character + animation JSON → validate, sample, pose, joints, sockets, C pose |
 //! | `build_file` | build-file JSON → jobs |
 //! | `rig_skeleton` | a skeleton declaration → parse, tree, keying and slicing on a small drawing |
+//! | `edit_request` | raw HTTP requests → `rig edit`'s head parser, checks and routes (session, silhouette, preview, save to memory) on a 64×64 drawing |
 //! | `bvh` | BVH text → `rig::bvh::parse`, forward kinematics of the first and last frame, retargeting onto a small biped (`rig::motion`) |
 //! | `js` (in `re2d_qjs::fuzz`) | generated calls into `$.mesh`, `$.re2dSprite` and the engine natives |
 
@@ -32,6 +33,7 @@ pub const TARGETS: &[Target] = &[
     ("build_file", build_file),
     ("bvh", bvh),
     ("rig_skeleton", rig_skeleton),
+    ("edit_request", edit_request),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -447,5 +449,136 @@ pub fn rig_skeleton(data: &[u8]) {
     };
     if let Ok(sl) = slice::slice(&sk, &sil) {
         let _ = verify::PivotMap::new(&sk, &t, &sl).to_json();
+    }
+}
+
+// ---- edit_request ----------------------------------------------------------
+
+/// The token and port of the fuzzed editor (the corpus's requests carry them).
+pub const EDIT_TOKEN: &str = "t0k";
+/// See [`EDIT_TOKEN`].
+pub const EDIT_PORT: u16 = 8080;
+
+/// The editor of the fuzz target: a 64×64 drawing (a red disc on a green key) with a
+/// two-bone declaration, previews on the caller's thread, saves kept in memory.
+fn edit_app() -> &'static (re2d_edit::api::App, re2d_edit::guard::Guard) {
+    use std::sync::OnceLock;
+    static APP: OnceLock<(re2d_edit::api::App, re2d_edit::guard::Guard)> = OnceLock::new();
+    APP.get_or_init(|| {
+        const N: u32 = 64;
+        let mut px = Vec::with_capacity((N * N * 4) as usize);
+        for i in 0..N * N {
+            let (x, y) = ((i % N) as f64 - 32.0, (i / N) as f64 - 32.0);
+            px.extend_from_slice(if x * x / 144.0 + y * y / 900.0 < 1.0 {
+                &[200, 40, 40, 255]
+            } else {
+                &[0, 255, 0, 255]
+            });
+        }
+        let img = re2d::png_io::RgbaImage {
+            data: px,
+            width: N,
+            height: N,
+        };
+        let doc = serde_json::json!({
+            "version": 1, "image": "disc.png", "background": "#00ff00",
+            "bones": [
+                {"name": "body", "points": [[32, 40], [32, 10]], "radius": 10, "depth": 2},
+                {"name": "arm", "parent": "body", "points": [[32, 30], [40, 50]], "radius": [5, 4], "depth": 1}
+            ]
+        });
+        let session = re2d_edit::session::Session::from_parts(
+            doc,
+            img,
+            std::path::PathBuf::from("fuzz/disc.skeleton.json"),
+            &FUZZ_LIMITS,
+        )
+        .expect("the fuzz target's drawing opens");
+        let app = re2d_edit::api::App::new(
+            session,
+            FUZZ_LIMITS,
+            Vec::new(),
+            re2d_edit::api::convention_joints(),
+            re2d_rig::cut::slice::Rule::Paint,
+            re2d_edit::api::Store::Memory(Default::default()),
+            true,
+        );
+        let guard = re2d_edit::guard::Guard {
+            token: EDIT_TOKEN.into(),
+            port: EDIT_PORT,
+            max_body: 1 << 16,
+        };
+        (app, guard)
+    })
+}
+
+/// Raw bytes of one or more pipelined HTTP requests → the editor's head parser
+/// (`re2d_edit::http::parse_head`), its checks (`guard`) and its routes (`api`, the whole build
+/// and the event stream aside), as the server runs them. A refused head is answered with a 4xx
+/// (or 501); a route answers one of its documented statuses; a save is stored only when it is
+/// answered 200, and what it stores is a declaration the rig accepts for the drawing.
+pub fn edit_request(data: &[u8]) {
+    use re2d_edit::api::Store;
+    use re2d_edit::guard::Route;
+    use re2d_edit::http::{Parsed, parse_head};
+    let (app, guard) = edit_app();
+    let stored = || match &app.store {
+        Store::Memory(m) => m.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+        Store::File => None,
+    };
+    let mut buf = data;
+    for _ in 0..4 {
+        let head = match parse_head(buf) {
+            Ok(Parsed::Head(h, n)) => {
+                buf = &buf[n..];
+                h
+            }
+            Ok(Parsed::Partial) => return,
+            Err(status) => {
+                assert!(status == 400 || status == 431, "head refused with {status}");
+                return;
+            }
+        };
+        let (route, len) = match guard.check(&head) {
+            Ok(r) => r,
+            Err(r) => {
+                assert!(
+                    (400..=431).contains(&r.status) || r.status == 501,
+                    "refused with {}",
+                    r.status
+                );
+                return;
+            }
+        };
+        assert!(len as u64 <= guard.max_body);
+        if len > buf.len() {
+            return;
+        }
+        let (body, rest) = buf.split_at(len);
+        buf = rest;
+        if matches!(route, Route::Build | Route::Events) {
+            continue;
+        }
+        let before = stored();
+        let r = app.handle(route, &head, body);
+        assert!(
+            matches!(r.status, 200 | 400 | 403 | 404 | 409 | 422),
+            "{route:?} answered {}",
+            r.status
+        );
+        let after = stored();
+        if route == Route::Save && r.status == 200 {
+            let text = after.expect("a save answered 200 stored the declaration");
+            let sk = re2d_rig::declare::skeleton::Skeleton::parse(&text, &FUZZ_LIMITS)
+                .expect("a saved declaration parses");
+            sk.check_image(64, 64, &FUZZ_LIMITS)
+                .expect("and fits the drawing");
+        } else {
+            assert!(
+                before == after,
+                "{route:?} answered {} and changed the store",
+                r.status
+            );
+        }
     }
 }

@@ -1,0 +1,217 @@
+//! Stage 2 for an editor (`re2d rig edit`): the slicing of a declaration
+//! without its part images — the ownership map, how each owner was decided,
+//! the confidence and the warnings — from a drawing's silhouette and ink
+//! prepared once ([`Prepared`]: neither depends on the skeleton).
+//!
+//! The ownership and the confidence are the very functions
+//! [`slice_with`](crate::cut::slice::slice_with) calls
+//! ([`ownership_with_ink`], [`confidence`]) on the same silhouette and ink,
+//! so a preview's map is the map `rig slice` / `rig build` write to
+//! `labels.png`. The warnings and the `E_RIG_PART` errors follow
+//! `slice_with`'s rules (partless bones, slivers, their culprit tubes);
+//! `crates/rig/tests/rig_preview.rs` compares the two on every generated
+//! character and on moved declarations, so a change of the rules there
+//! that is not made here fails.
+//!
+//! [`preview`] checks a cancel flag between its stages: a newer change can
+//! stop an older preview before its next stage.
+
+use crate::RigError;
+use crate::cut::ink::{self, Ink};
+use crate::cut::slice::{
+    Confidence, Ownership, Rule, SLIVER, confidence, for_tube_pixels, ownership_with_ink,
+};
+use crate::declare::silhouette::Silhouette;
+use crate::declare::skeleton::Skeleton;
+
+/// What a preview reuses: the keyed drawing (its edge strengths computed)
+/// and its ink.
+pub struct Prepared {
+    /// The silhouette.
+    pub sil: Silhouette,
+    /// The painted lines (what the paint rule looks at).
+    pub ink: Ink,
+    /// No ink (what the tube rule looks at).
+    none: Ink,
+}
+
+impl Prepared {
+    /// Finds the silhouette's edges and ink once.
+    pub fn new(sil: Silhouette) -> Prepared {
+        sil.edges();
+        let ink = ink::ink(&sil);
+        Prepared {
+            sil,
+            ink,
+            none: Ink::none(),
+        }
+    }
+
+    /// The ink `rule` looks at.
+    pub fn ink_for(&self, rule: Rule) -> &Ink {
+        match rule {
+            Rule::Paint => &self.ink,
+            Rule::Tubes => &self.none,
+        }
+    }
+
+    /// Bytes held (pixels, edges, ink), for the memory report.
+    pub fn bytes(&self) -> usize {
+        self.sil.rgba.len() + self.sil.edges().len() + self.ink.mask.len() + self.ink.faint.len()
+    }
+}
+
+/// The slicing of a declaration, without the part images.
+pub struct Preview {
+    /// Per pixel with alpha ≥ 128: 1 + the owning bone's index; 0 elsewhere
+    /// (the red of `labels.png`).
+    pub labels: Vec<u8>,
+    /// Per pixel: how the owner was decided ([`crate::cut::slice::how`]).
+    pub how: Vec<u8>,
+    /// The truth-free confidence.
+    pub confidence: Confidence,
+    /// `slice_with`'s warnings (partless bones, slivers, with the culprit
+    /// tubes).
+    pub warnings: Vec<String>,
+    /// Per bone: it has a part (visible pixels, `"part"` not false).
+    pub has_part: Vec<bool>,
+}
+
+/// The preview of `sk` with `rule`; `Ok(None)` when `cancelled()` turned
+/// true between two stages.
+pub fn preview(
+    sk: &Skeleton,
+    prep: &Prepared,
+    rule: Rule,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<Preview>, RigError> {
+    let sil = &prep.sil;
+    let own = ownership_with_ink(sk, sil, rule, prep.ink_for(rule));
+    if cancelled() {
+        return Ok(None);
+    }
+    let confidence = confidence(sk, sil, &own);
+    if cancelled() {
+        return Ok(None);
+    }
+    let (warnings, has_part) = warnings(sk, sil, &own)?;
+    let labels = own
+        .owner
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| if sil.alpha(i) >= 128 { o } else { 0 })
+        .collect();
+    Ok(Some(Preview {
+        labels,
+        how: own.how,
+        confidence,
+        warnings,
+        has_part,
+    }))
+}
+
+/// `slice_with`'s partless and sliver warnings and its `E_RIG_PART` errors
+/// for the ownership `own`, and which bones have a part.
+fn warnings(
+    sk: &Skeleton,
+    sil: &Silhouette,
+    own: &Ownership,
+) -> Result<(Vec<String>, Vec<bool>), RigError> {
+    let nb = sk.bones.len();
+    let mut owned = vec![0u64; nb];
+    for &o in &own.owner {
+        if o > 0 {
+            owned[o as usize - 1] += 1;
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut has_part = vec![false; nb];
+    for (k, b) in sk.bones.iter().enumerate() {
+        let mut by = vec![0u64; nb];
+        let mut tube_px = 0u64;
+        for_tube_pixels(b, sil, |i| {
+            tube_px += 1;
+            if own.owner[i] > 0 {
+                by[own.owner[i] as usize - 1] += 1;
+            }
+        });
+        if !b.part {
+            continue;
+        }
+        if tube_px == 0 {
+            return Err(RigError::new(
+                "E_RIG_PART",
+                format!(
+                    "bone '{}': its tube contains no pixel of the figure; move its points onto the drawing or declare \"part\": false",
+                    b.name
+                ),
+            ));
+        }
+        if owned[k] == 0 {
+            warnings.push(format!(
+                "{}: 0 visible px, no part (a partless bone that still moves its children); {}",
+                b.name,
+                culprits(sk, k, &by)
+            ));
+            continue;
+        }
+        has_part[k] = true;
+        if (owned[k] as f64) < SLIVER * tube_px as f64 {
+            warnings.push(format!(
+                "{}: only {} visible px ({:.2} % of its tube), a sliver; {}",
+                b.name,
+                owned[k],
+                owned[k] as f64 * 100.0 / tube_px as f64,
+                culprits(sk, k, &by)
+            ));
+        }
+    }
+    if !has_part.iter().any(|&p| p) {
+        return Err(RigError::new(
+            "E_RIG_PART",
+            "no bone has a part: every bone is partless or declared \"part\": false",
+        ));
+    }
+    Ok((warnings, has_part))
+}
+
+/// The tubes owning most of bone `k`'s tube pixels (at least 10 % each, at
+/// most two), as `slice_with` names them.
+fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
+    let total: u64 = counts.iter().sum();
+    let mut list: Vec<(u64, usize)> = counts
+        .iter()
+        .enumerate()
+        .filter(|&(j, &c)| j != k && c > 0 && c * 10 >= total)
+        .map(|(j, &c)| (c, j))
+        .collect();
+    list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    list.truncate(2);
+    if list.is_empty() {
+        return "its tube lies on no other part's paint; move its points onto the paint".into();
+    }
+    let s = sk.bones[k].start();
+    let named: Vec<String> = list
+        .iter()
+        .map(|&(_, j)| {
+            let b = &sk.bones[j];
+            let (mut bi, mut bd) = (0usize, f64::MAX);
+            for (i, p) in b.points.iter().enumerate() {
+                let d = (p[0] - s[0]).hypot(p[1] - s[1]);
+                if d < bd {
+                    (bi, bd) = (i, d);
+                }
+            }
+            format!(
+                "{} (depth {}, radius {} px at its point {bi})",
+                b.name,
+                b.depth,
+                (b.radii[bi] * 10.0).round() / 10.0
+            )
+        })
+        .collect();
+    format!(
+        "its paint lies inside the tubes of {}; lower those radii at the joint, or declare \"part\": false if it is hidden",
+        named.join(" and ")
+    )
+}
