@@ -183,12 +183,11 @@ const STRING_KEYS: [u64; 4] = [4, 55, 138, 203];
 /// messages) and a name that is not UTF-8.
 fn value_problems(r: &Record, p: &mut Problems) {
     for (k, f) in &r.fields {
+        // the Artboard's size and a key's value have their own messages
+        let own =
+            (r.type_key == ARTBOARD && matches!(k, 7 | 8)) || (r.type_key == KEY_FRAME && *k == 70);
         match f {
-            Field::Float(v)
-                if !v.is_finite()
-                    && !(r.type_key == ARTBOARD && matches!(k, 7 | 8))
-                    && !(r.type_key == KEY_FRAME && *k == 70) =>
-            {
+            Field::Float(v) if !v.is_finite() && !own => {
                 p.push(format!(
                     "{} at byte {}: property {k} = {v} is not a finite number",
                     type_name(r.type_key),
