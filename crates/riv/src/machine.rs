@@ -117,7 +117,7 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
             && t as f32 <= p as f32
         {
             return bad(format!(
-                "{at}: threshold {t} does not increase in binary32 over {p} (the .riv stores f32; the runtime never sorts them)"
+                "{at}: threshold {t:?} does not increase in binary32 over {p:?} (the .riv stores f32; the runtime never sorts them)"
             ));
         }
         blend.push((clip(c, &at)?, t));
@@ -155,7 +155,7 @@ fn threshold(t: &Json, at: &str) -> Result<f64, RivError> {
     match t.as_f64() {
         Some(v) if v.is_finite() && (v as f32).is_finite() => Ok(v),
         Some(v) if v.is_finite() => bad(format!(
-            "{at}: threshold {v} is beyond binary32 (the .riv would hold an infinity)"
+            "{at}: threshold {v:?} is beyond binary32 (the .riv would hold an infinity)"
         )),
         _ => bad(format!("{at}: the threshold is not a finite number")),
     }
