@@ -88,12 +88,13 @@ bench-all: $(BENCH_TARGETS)
 bench-core:
 	$(CARGO) bench --bench core
 
-# Installs the libraries, the headers, re2d.pc and the binaries re2d and re2d-qjs under
+# Installs the libraries, the headers, re2d.pc, the binaries re2d and re2d-qjs and the Rive web
+# runtime of the player pages (share/re2d/rive.js, when `make deps` installed it) under
 # $(DESTDIR)$(PREFIX); `make uninstall` with the same PREFIX removes exactly those files
 # (and the directories, when that leaves them empty). libre2d.a/.so are the core crate alone:
 # QuickJS and clap live in the qjs and cli crates.
 INSTALLED := lib/libre2d.a lib/libre2d.so include/rotsprite_math.h include/re2d.h lib/pkgconfig/re2d.pc \
-             bin/re2d bin/re2d-qjs
+             bin/re2d bin/re2d-qjs share/re2d/rive.js
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
@@ -102,11 +103,14 @@ install: release
 	install -m 644 include/rotsprite_math.h include/re2d.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 target/release/re2d target/release/re2d-qjs $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' re2d.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/re2d.pc
+	@# the Rive web runtime the player pages load (`re2d rig page`, docs/pages.md), when make deps installed it
+	@if [ -f $(RIVE_JS) ]; then install -d $(DESTDIR)$(PREFIX)/share/re2d && \
+	  install -m 644 $(RIVE_JS) $(DESTDIR)$(PREFIX)/share/re2d/rive.js; fi
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 	-rmdir $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/bin 2>/dev/null
+	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/re2d $(DESTDIR)$(PREFIX)/share 2>/dev/null
 
 clean:
 	$(CARGO) clean

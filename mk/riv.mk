@@ -7,7 +7,9 @@
 #                       `npm ci` in tests/browser). A missing browser or runtime is a failure.
 #   make riv-calibrate  re-derive each fixture's thresholds.json from its controls (margin >= 0.05)
 #   make riv-readme     docs/rive-export.md C0–C9 table + docs/img/riv-walk-strip.png from the last harness run
-#   make demo-riv       out/walk.riv, out/walk.html (plays offline), out/walk-strip.png
+#   make demo-riv       out/walk.riv, out/walk.html (plays from file://), out/walk-strip.png
+#   make test-pages     the pages of `re2d rig build` and `re2d rig page` opened as files in chromium:
+#                       each draws the character (pixels, after its first drawn frame), controls fail
 #   make bench-riv      export time of the walk fixture and .riv vs sprite-sheet size
 #   make fuzz-riv       cargo-fuzz riv_read for FUZZ_SECONDS (default 600), nice -n 10
 #   make riv-fixtures   regenerate tests/riv/fixtures (testkit/src/riv.rs)
@@ -17,13 +19,15 @@ RIV_BIN      := target/release/re2d
 RIV_TEST_BIN := target/debug/re2d
 RIV_OUT      := target/riv-browser
 RIV_NODE_DIR := tests/browser
+# the pinned Rive web runtime the player pages load (npm ci in tests/browser)
+RIVE_JS      := $(RIV_NODE_DIR)/node_modules/@rive-app/canvas-single/rive.js
 FUZZ_SECONDS ?= 600
 
-TEST_TARGETS  += test-browser
+TEST_TARGETS  += test-browser test-pages
 DEMO_TARGETS  += demo-riv
 BENCH_TARGETS += bench-riv
 
-.PHONY: rig-fixtures riv-test test-browser riv-harness riv-calibrate riv-readme demo-riv bench-riv fuzz-riv riv-fixtures riv-npm
+.PHONY: rig-fixtures riv-test test-browser test-pages riv-harness riv-calibrate riv-readme demo-riv bench-riv fuzz-riv riv-fixtures riv-npm
 
 riv-test:
 	$(CARGO) test -p re2d-riv
@@ -47,7 +51,7 @@ rig-fixtures: release riv-npm
 	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
 	  echo "re2d rig build $$c"; \
 	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
-	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --out $(RIG_FIX)/build/$$c; \
+	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --runtime $(RIVE_JS) --out $(RIG_FIX)/build/$$c; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
 	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
 	done
@@ -56,6 +60,19 @@ rig-fixtures: release riv-npm
 test-browser: riv-npm rig-fixtures
 	@test -x /usr/bin/chromium || { echo "test-browser: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
 	node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --fixtures $(RIG_FIX)/fixtures --out $(RIV_OUT)
+
+# The player pages (issue 45 item 3, issue 47 item 5): the pages `re2d rig build` wrote beside each
+# rigged character (a clip each, the state machine) and one `re2d rig page` writes for the walk
+# fixture, opened as file:// in chromium; each must show the character after its first drawn frame,
+# and the page made to fetch its .riv (the old pages) and the page without rive.js must fail.
+PAGES_OUT := target/pages-browser
+test-pages: riv-npm rig-fixtures
+	@test -x /usr/bin/chromium || { echo "test-pages: FAILED: /usr/bin/chromium missing (make deps installs it)"; exit 1; }
+	@rm -rf target/pages && mkdir -p target/pages
+	$(RIV_BIN) export-riv tests/riv/fixtures/walk/model.json --output target/pages/walk.riv
+	$(RIV_BIN) rig page target/pages/walk.riv --clip walk -o target/pages/walk.html --runtime $(RIVE_JS)
+	node $(RIV_NODE_DIR)/pages.mjs --re2d $(RIV_BIN) --out $(PAGES_OUT) $(RIG_FIX)/build/biped $(RIG_FIX)/build/quadruped \
+	  $(RIG_FIX)/build/girl target/pages
 
 # Thresholds from the controls; the rig characters' go back to tests/riv/rig/.
 riv-calibrate: riv-npm rig-fixtures
@@ -67,12 +84,12 @@ riv-readme:
 	@test -f $(RIV_OUT)/results.json || { echo "riv-readme: run make test-browser first"; exit 1; }
 	node $(RIV_NODE_DIR)/report.mjs --results $(RIV_OUT)/results.json --readme docs/rive-export.md --strip docs/img/riv-walk-strip.png
 
-# out/walk.riv, an offline player page (runtime and .riv inlined next to it), and the
+# out/walk.riv, a player page that opens as a file (`re2d rig page`: the .riv embedded, rive.js beside it), and the
 # runtime-vs-reference strip from a harness run of the walk fixture (when chromium is there).
 demo-riv: riv-npm release
 	@mkdir -p out
 	$(RIV_BIN) export-riv tests/riv/fixtures/walk/model.json --output out/walk.riv
-	node $(RIV_NODE_DIR)/demo.mjs --riv out/walk.riv --clip walk --out out/walk.html
+	$(RIV_BIN) rig page out/walk.riv --clip walk -o out/walk.html --runtime $(RIVE_JS)
 	@if [ -x /usr/bin/chromium ]; then \
 	  node $(RIV_NODE_DIR)/harness.mjs --re2d $(RIV_BIN) --fixtures tests/riv/fixtures --out out/riv-harness --fixture walk \
 	    && node $(RIV_NODE_DIR)/report.mjs --results out/riv-harness/results.json --strip out/walk-strip.png; \
@@ -89,8 +106,9 @@ riv-fixtures: examples
 
 # out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
 # the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
-# pose): character.riv, walk.html and jump.html (play them offline), machine.html (the state
-# machine: a slider for speed, a button per one-shot trigger), walk-strip.png and
+# pose): character.riv, and the pages `rig build` writes beside it — walk.html, jump.html, wave.html,
+# idle.html (open them as files) and machine.html (the state machine: a slider for speed, a button
+# per one-shot trigger), with rive.js —, walk-strip.png and
 # jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
 # report and parts.
 DEMO_TARGETS += demo-rig
@@ -100,9 +118,9 @@ demo-rig: release riv-npm
 	@rm -rf $(RIG_DEMO) target/demo-rig && mkdir -p target/demo-rig out
 	target/release/examples/rig_drawings target/demo-rig >/dev/null
 	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
-	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh --out $(RIG_DEMO)
+	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh \
+	  --runtime $(RIVE_JS) --out $(RIG_DEMO)
 	@set -e; for c in walk jump; do \
-	  node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --clip $$c --out $(RIG_DEMO)/$$c.html; \
 	  d=$$(node -e "const m=require('./$(RIG_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
 	  for i in 0 1 2 3 4 5 6 7; do \
 	    $(RIV_BIN) riv render-ref $(RIG_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*$$i/8)") \
@@ -110,4 +128,3 @@ demo-rig: release riv-npm
 	  done; \
 	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
 	done
-	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --machine sm --out $(RIG_DEMO)/machine.html

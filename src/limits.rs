@@ -47,7 +47,9 @@ pub struct Limits {
     /// QuickJS stack limit of `re2d-qjs` (bytes). The script runs on a
     /// thread whose native stack is this plus [`QJS_STACK_MARGIN`].
     pub qjs_stack_bytes: u64,
-    /// Wall-clock time limit of one `re2d-qjs` run (seconds; 0 = none).
+    /// Wall-clock time limit of one `re2d-qjs` run (seconds; 0 = none;
+    /// on by default, as a runaway script must end as every other command
+    /// does).
     pub qjs_time_secs: u64,
     /// Largest NRes archive decoded (bytes; msh.md §1.6). Also applies to a
     /// nested model archive.
@@ -99,6 +101,16 @@ pub struct Limits {
     /// a few fields), checked from `Content-Length` before a byte of it is
     /// read.
     pub edit_max_body: u64,
+    /// Most clip key values of one `re2d rig build` or `rig motion`: the sum
+    /// over its motions of keys × animated tracks (every bone plus the root
+    /// translation), each motion charged at its BVH's `Frame Time:` line
+    /// for the keys its duration (or `--range`) gives at the clip fps,
+    /// before the motion section is read (issue 45; [`RIG_KEY_JSON_BYTES`]).
+    pub rig_max_keys: u64,
+    /// Largest total of bytes embedded in one `.riv` (its texture PNGs),
+    /// checked from the file sizes before they are read and again before
+    /// encoding: an export holds them about [`RIV_EMBEDDED_COPIES`] times.
+    pub riv_max_embedded_bytes: u64,
 }
 
 /// Bytes the rig pipeline holds per pixel of the drawing, measured (peak RSS
@@ -122,6 +134,20 @@ pub const JSON_ARRAY_WEIGHT: u64 = 4;
 /// What an object counts in [`json_values`] (its first entry allocates a
 /// B-tree node of eleven).
 pub const JSON_OBJECT_WEIGHT: u64 = 12;
+
+/// Bytes one clip key value (`[t, angle]` of a track, `[t, dx, dy]` of a
+/// root translation) takes in a rig `model.json` at most: `[t,0.0,dy],`
+/// with `t` and `dy` shortest-round-trip f64s of up to 24 characters each. With [`RIG_KEY_JSON_VALUES`] what [`Limits::rig_max_keys`] is
+/// checked against `json-max-bytes` and `json-max-values` with, so a build
+/// never writes a model `export-riv` refuses.
+pub const RIG_KEY_JSON_BYTES: u64 = 56;
+/// Weighted JSON values ([`json_values`]) of one clip key value: its array
+/// ([`JSON_ARRAY_WEIGHT`]), up to two commas inside and one after it.
+pub const RIG_KEY_JSON_VALUES: u64 = JSON_ARRAY_WEIGHT + 3;
+/// How many copies of its embedded bytes an export holds at its peak (the
+/// texture read, the object list, the encoded file and the read-back check):
+/// what [`Limits::riv_max_embedded_bytes`] is sized with.
+pub const RIV_EMBEDDED_COPIES: u64 = 4;
 
 /// The deepest JSON nesting a limit may allow: the parsers recurse once per
 /// level, and this keeps them inside an 8 MiB main-thread stack.
@@ -189,7 +215,7 @@ impl Limits {
         sheet_max_bytes: 1 << 30,
         qjs_memory_bytes: 1 << 30,
         qjs_stack_bytes: 4 << 20,
-        qjs_time_secs: 0,
+        qjs_time_secs: 300,
         nres_max_input_bytes: 256 << 20,
         nres_max_entries: 65_536,
         nres_max_payload_bytes: 256 << 20,
@@ -206,6 +232,8 @@ impl Limits {
         rig_max_tube_work: 1 << 28,
         bvh_max_work: 1 << 27,
         edit_max_body: 1 << 20,
+        rig_max_keys: 1 << 20,
+        riv_max_embedded_bytes: 256 << 20,
     };
 
     /// Every limit: option name, meaning, default (as documented in the
@@ -264,7 +292,7 @@ impl Limits {
         (
             "qjs-time",
             "wall-clock seconds one `re2d-qjs` run may take (also `--time-limit`; 0 = none; at most 1000000)",
-            "0",
+            "300",
         ),
         (
             "nres-max-input",
@@ -346,6 +374,16 @@ impl Limits {
             "largest request body `re2d rig edit` reads (bytes, from Content-Length before reading)",
             "1M",
         ),
+        (
+            "rig-max-keys",
+            "most clip key values of one rig build: the sum over motions of keys x animated tracks, charged at each BVH's Frame Time line",
+            "1M",
+        ),
+        (
+            "riv-max-embedded",
+            "largest total of bytes (texture PNGs) embedded in one .riv, checked from the file sizes before reading",
+            "256M",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -378,6 +416,8 @@ impl Limits {
         ("rig-max-tube-work", 1 << 40),
         ("bvh-max-work", 1 << 40),
         ("edit-max-body", 1 << 30),
+        ("rig-max-keys", 1 << 24),
+        ("riv-max-embedded", 1 << 30),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -433,6 +473,8 @@ impl Limits {
             "rig-max-tube-work" => self.rig_max_tube_work = big(),
             "bvh-max-work" => self.bvh_max_work = big(),
             "edit-max-body" => self.edit_max_body = big(),
+            "rig-max-keys" => self.rig_max_keys = big(),
+            "riv-max-embedded" => self.riv_max_embedded_bytes = big(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(
@@ -747,6 +789,8 @@ mod tests {
         assert!(l.set_pair("qjs-time=1000001").is_err());
         l.set_pair("qjs-time=0").unwrap();
         assert_eq!(l.qjs_time_secs, 0);
+        // a script runs under a time limit unless asked otherwise (issue 45)
+        const { assert!(Limits::DEFAULT.qjs_time_secs > 0) };
         assert!(l.set_pair("nope=1").unwrap_err().contains("png-max-side"));
         // every table name is settable, up to its maximum and no further
         assert_eq!(Limits::TABLE.len(), Limits::MAXIMA.len());

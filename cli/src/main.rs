@@ -30,9 +30,10 @@ struct Cli {
     /// Override a resource limit, e.g. `--limit png-max-side=32768` (repeatable). Limits:
     /// png-max-side, png-max-bytes, json-max-bytes, json-max-depth, file-max-bytes, export-max-bytes,
     /// max-frames, sheet-max-bytes, nres-max-input, nres-max-entries, nres-max-payload,
-    /// msh-max-findings, riv-max-objects, riv-max-findings, bvh-max-bytes, bvh-max-frames,
-    /// bvh-max-joints, bvh-max-channels, bvh-max-work, rig-max-bones, rig-max-pixels,
-    /// rig-max-tube-work, edit-max-body (sizes take k/M/G; each has a maximum).
+    /// msh-max-findings, riv-max-objects, riv-max-findings, riv-max-embedded, bvh-max-bytes,
+    /// bvh-max-frames, bvh-max-joints, bvh-max-channels, bvh-max-work, rig-max-bones,
+    /// rig-max-pixels, rig-max-tube-work, rig-max-keys, edit-max-body (sizes take k/M/G; each has
+    /// a maximum).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = parse_limit)]
     limit: Vec<(String, String)>,
     #[command(subcommand)]

@@ -1,4 +1,4 @@
-// re2d rig build|slice|verify|mesh|motion|edit: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
+// re2d rig build|slice|verify|mesh|motion|edit|page: from one drawing and a declared skeleton to a walking .riv (issue 19; spec rig.md).
 //! Argument parsing and output only; the work is in `re2d_rig`.
 //! Exit codes: 0 success, 1 rejected input (`E_RIG_*` / `E_BVH_*`, one line)
 //! or a failed gate (`E_RIG_GATE`, after the folder and its report are
@@ -28,6 +28,8 @@ pub enum RigCmd {
     Motion(MotionArgs),
     /// Place the skeleton on the drawing with the mouse in a local web page (127.0.0.1 only), see the parts it cuts, save the declaration.
     Edit(EditArgs),
+    /// Write a page that plays a .riv (a clip or its state machine) in the official Rive web runtime, from file://.
+    Page(PageArgs),
 }
 
 /// `re2d rig edit` arguments.
@@ -47,6 +49,36 @@ pub struct EditArgs {
     /// How pixels inside several tubes (or none) are owned at first: `paint` or `tubes` (the page can switch).
     #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
     slicing: String,
+}
+
+/// `re2d rig page` arguments.
+#[derive(clap::Args)]
+pub struct PageArgs {
+    /// The .riv to play (embedded in the page, so the page opens as a file).
+    riv: PathBuf,
+    /// Play this clip (looping as the file says); unknown names are refused with the list of clips.
+    #[arg(long, value_name = "NAME", conflicts_with = "machine")]
+    clip: Option<String>,
+    /// Play the state machine (the first one, or NAME) with a slider per Number input and a button
+    /// per Trigger. Without --clip and --machine: the state machine when there is one, else the first clip.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
+    machine: Option<String>,
+    /// The page to write (default: <clip>.html or machine.html beside the .riv); rive.js is written
+    /// beside it.
+    #[arg(short = 'o', long, value_name = "FILE.html")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    runtime: RuntimeArg,
+}
+
+/// Where the Rive web runtime comes from.
+#[derive(clap::Args)]
+pub struct RuntimeArg {
+    /// The Rive web runtime to copy beside the pages (rive.js of @rive-app/canvas-single 2.43.1;
+    /// default: PREFIX/share/re2d/rive.js of an installed re2d, or the copy `make deps` puts in the
+    /// source tree's tests/browser/node_modules).
+    #[arg(long, value_name = "rive.js")]
+    runtime: Option<PathBuf>,
 }
 
 /// `re2d rig build` arguments.
@@ -80,6 +112,10 @@ pub struct BuildArgs {
     /// How pixels inside several tubes (or none) are owned: `paint` follows painted outlines and colour edges; `tubes` is the nearest tube (the old rule, for comparison).
     #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
     slicing: String,
+    /// The folder also gets <clip>.html per clip and machine.html, pages that play character.riv
+    /// from file:// with rive.js beside them (without a runtime found: no pages, one warning).
+    #[command(flatten)]
+    runtime: RuntimeArg,
 }
 
 /// Per-motion overrides of `rig build` and `rig motion`.
@@ -109,6 +145,19 @@ fn motion_specs(
     let mut specs = Vec::new();
     for m in motion {
         specs.push(build::MotionSpec::parse(m, clip).map_err(|e| usage(format!("--motion {e}")))?);
+    }
+    build::check_clip_names(&specs).map_err(|e| usage(format!("--motion: {}", e.message)))?;
+    // an override without a motion to apply to is a mistake, not a no-op
+    for (flag, list) in [
+        ("--range", &f.range),
+        ("--up", &f.up),
+        ("--forward", &f.forward),
+    ] {
+        if let (Some(v), true) = (list.first(), specs.is_empty()) {
+            return Err(usage(format!(
+                "{flag} {v}: there is no --motion to apply it to"
+            )));
+        }
     }
     fn split<'a>(
         flag: &str,
@@ -251,6 +300,39 @@ fn precheck(out: &Path, force: bool) -> Result<(), Fail> {
     Ok(())
 }
 
+/// The pinned runtime's file in `@rive-app/canvas-single` (what the pages load).
+const RUNTIME_IN_NPM: &str = "tests/browser/node_modules/@rive-app/canvas-single/rive.js";
+
+/// The Rive web runtime: `--runtime FILE` (an unreadable one is exit 3), else
+/// the first of `<prefix>/share/re2d/rive.js` beside an installed binary and
+/// the source tree's `tests/browser/node_modules` copy (a binary in
+/// `target/<profile>/`); `None` when there is none.
+fn find_runtime(a: &RuntimeArg) -> Result<Option<(PathBuf, Vec<u8>)>, Fail> {
+    let read = |p: &Path| re2d::limits::read_binary_file(p).map(|b| (p.to_path_buf(), b));
+    if let Some(p) = &a.runtime {
+        return read(p)
+            .map(Some)
+            .map_err(|e| Fail(format!("--runtime {}: {e}", p.display()), e.exit_code()));
+    }
+    let Some(bin) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    else {
+        return Ok(None);
+    };
+    let candidates = [
+        bin.join("../share/re2d/rive.js"),
+        bin.join("../..").join(RUNTIME_IN_NPM),
+    ];
+    Ok(candidates.iter().find_map(|p| read(p).ok()))
+}
+
+fn no_runtime() -> String {
+    format!(
+        "the Rive web runtime rive.js was not found: give --runtime FILE (rive.js of @rive-app/canvas-single 2.43.1; `make deps` installs it in {RUNTIME_IN_NPM}, `make install` in PREFIX/share/re2d)"
+    )
+}
+
 fn load(p: &Path) -> Result<Input, Fail> {
     Ok(build::load(p, &Limits::current())?)
 }
@@ -259,12 +341,17 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     precheck(&a.out, a.force)?;
     let start = Instant::now();
     let input = load(&a.skeleton)?;
+    let runtime = find_runtime(&a.runtime)?;
     let opts = Options {
         motions: motion_specs(&a.motion, &a.clip, &a.axes)?,
         fps: a.fps,
         slicing: rule(&a.slicing),
+        runtime: runtime.as_ref().map(|r| r.1.clone()),
     };
     let built = build::build(&input, &opts, &Limits::current())?;
+    if runtime.is_none() && !opts.motions.is_empty() {
+        eprintln!("re2d rig build: warning: no pages: {}", no_runtime());
+    }
     if let Some(w) = built.report["slicing"]["warnings"].as_array() {
         for w in w {
             eprintln!("re2d rig build: warning: {}", w.as_str().unwrap_or(""));
@@ -273,6 +360,9 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     let mut inputs: Vec<&Path> = vec![a.skeleton.as_path(), input.image_path.as_path()];
     for m in &opts.motions {
         inputs.push(m.path.as_path());
+    }
+    if let Some((p, _)) = &runtime {
+        inputs.push(p.as_path());
     }
     publish(&a.out, &built.files, a.force, &inputs)?;
     if a.timings {
@@ -397,6 +487,66 @@ fn do_edit(a: &EditArgs) -> Result<String, Fail> {
     Ok("re2d rig edit: the page was closed".into())
 }
 
+fn do_page(a: &PageArgs) -> Result<String, Fail> {
+    use re2d_riv::page::{Playable, page};
+    let limits = Limits::current();
+    let bytes = re2d::limits::read_binary_file(&a.riv)
+        .map_err(|e| Fail(format!("{}: {e}", a.riv.display()), e.exit_code()))?;
+    let bad = |e: String| Fail(format!("{}: {e}", a.riv.display()), 1);
+    let file = re2d_riv::read::read_with(&bytes, &limits).map_err(|e| bad(e.to_string()))?;
+    let report = re2d_riv::check::check_with(&file, &limits);
+    if let Some(p) = report.problems.first() {
+        return Err(bad(format!("not a .riv the runtime plays: {p}")));
+    }
+    let info = Playable::of(&file).map_err(|e| bad(e.to_string()))?;
+    drop(file);
+    let play = info
+        .choose(
+            a.clip.as_deref(),
+            a.machine
+                .as_deref()
+                .map(|m| Some(m).filter(|m| !m.is_empty())),
+        )
+        .map_err(|e| bad(e.to_string()))?;
+    let out = a.output.clone().unwrap_or_else(|| {
+        a.riv
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(play.file_name())
+    });
+    let Some((rt_path, rt)) = find_runtime(&a.runtime)? else {
+        return Err(Fail(no_runtime(), 3));
+    };
+    let title = a.riv.file_name().map_or_else(
+        || "character.riv".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let html = page(&bytes, &title, &info, &play, build::PAGE_RUNTIME);
+    let dir = out.parent().unwrap_or(Path::new(""));
+    let beside = dir.join(build::PAGE_RUNTIME);
+    let published = |target: &Path, bytes: &[u8], inputs: &[&Path]| {
+        re2d_output::publish::publish(target, bytes, inputs)
+            .map_err(|e| Fail(e.to_string(), e.exit_code()))
+    };
+    // the runtime beside the page, unless the same bytes are there already
+    if std::fs::read(&beside).ok().as_deref() != Some(rt.as_slice()) {
+        published(&beside, &rt, &[a.riv.as_path(), rt_path.as_path()])?;
+    }
+    published(&out, html.as_bytes(), &[a.riv.as_path(), rt_path.as_path()])?;
+    let what = match &play {
+        re2d_riv::page::Play::Clip(c) => format!("clip {c}"),
+        re2d_riv::page::Play::Machine(m) => format!("state machine {m}"),
+    };
+    Ok(format!(
+        "{}: plays {what} of {} ({}x{} canvas), {} beside it; open it as a file",
+        out.display(),
+        a.riv.display(),
+        info.artboard.1.ceil(),
+        info.artboard.2.ceil(),
+        build::PAGE_RUNTIME
+    ))
+}
+
 /// Runs `re2d rig …`.
 pub fn run(c: &RigCmd) -> i32 {
     let (name, r) = match c {
@@ -406,6 +556,7 @@ pub fn run(c: &RigCmd) -> i32 {
         RigCmd::Mesh(a) => ("re2d rig mesh", do_mesh(a)),
         RigCmd::Motion(a) => ("re2d rig motion", do_motion(a)),
         RigCmd::Edit(a) => ("re2d rig edit", do_edit(a)),
+        RigCmd::Page(a) => ("re2d rig page", do_page(a)),
     };
     match r {
         Ok(s) => {

@@ -147,7 +147,13 @@ fn do_export(a: &ExportArgs) -> Result<String, Fail> {
     // Self-check with the independent reader (skipped for the two controls
     // that are unreadable by design).
     if !matches!(a.control, Some(Control::Badversion | Control::Toc16)) {
-        let file = re2d_riv::read::read(&out.bytes).map_err(|e| {
+        // read back with room for exactly the records written (the reader
+        // otherwise reserves for as many as the file's size could hold)
+        let back = Limits {
+            riv_max_objects: (out.objects.len() as u64).max(1),
+            ..Limits::current()
+        };
+        let file = re2d_riv::read::read_with(&out.bytes, &back).map_err(|e| {
             Fail(
                 format!("internal error: the written file does not read back: {e}"),
                 1,

@@ -234,6 +234,9 @@ fn build_writes_the_folder_and_every_gate_passes() {
     let (dir, sk) = drawing("build", drawings::biped());
     let out = dir.join("out");
     let bvh = repo().join("assets/mocap/cmu-131-01-walk.bvh");
+    // a stand-in runtime: the folder gets it beside its pages, byte for byte
+    let runtime = dir.join("stand-in-rive.js");
+    std::fs::write(&runtime, "/* the Rive runtime */").unwrap();
     let (c, stdout, stderr) = run(&[
         "rig",
         "build",
@@ -242,8 +245,14 @@ fn build_writes_the_folder_and_every_gate_passes() {
         bvh.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--runtime",
+        runtime.to_str().unwrap(),
     ]);
     assert_eq!(c, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read(out.join("rive.js")).unwrap(),
+        std::fs::read(&runtime).unwrap()
+    );
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -259,13 +268,18 @@ fn build_writes_the_folder_and_every_gate_passes() {
         "report.json",
         "sheet.png",
         "pages.json",
+        // the player pages (issue 45, 47): the clip, the idle clip, the state machine, the runtime
+        "walk.html",
+        "idle.html",
+        "machine.html",
+        "rive.js",
     ] {
         assert!(names.iter().any(|n| n == f), "{f} missing: {names:?}");
     }
     // the texture pages (issue 26): the model's textures are exactly them
     let pages = names.iter().filter(|n| n.starts_with("page_")).count();
     assert!(pages >= 1, "{names:?}");
-    assert_eq!(names.len(), 17 + 7 + pages, "{names:?}");
+    assert_eq!(names.len(), 17 + 7 + 4 + pages, "{names:?}");
     let r: Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(r["pages"]["count"], pages, "{}", r["pages"]);
@@ -414,4 +428,268 @@ fn several_motions_build_into_one_model() {
         "{stderr}"
     );
     assert_eq!(std::fs::read(out.join("model.json")).unwrap(), before);
+}
+
+/// Issue 45 classes 1 and 2: a clip name the state machine cannot take, an
+/// empty or repeated one, and an override without a motion are usage
+/// errors when the options are parsed (exit 2, one line, nothing written);
+/// a capture whose keys × tracks do not fit `rig-max-keys` is refused at
+/// its `Frame Time:` line (exit 1, naming the limit), before the
+/// retargeting and the model — also when several motions share the budget.
+#[test]
+fn clip_names_and_key_budgets_are_refused_before_the_work() {
+    let (dir, sk) = small("budget");
+    let walk = repo().join("assets/mocap/cmu-131-01-walk.bvh");
+    let w = walk.to_str().unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let s = sk.to_str().unwrap();
+    let speed = format!("speed={w}:once");
+    let empty = format!("={w}");
+    let twice = format!("walk={w}");
+    let long = format!("{}={w}", "n".repeat(65));
+    for (args, want) in [
+        (vec!["--motion", &speed], "state machine's input"),
+        (vec!["--motion", &empty], "empty"),
+        (vec!["--motion", w, "--clip", ""], "empty"),
+        (vec!["--motion", &long], "more than 64"),
+        (vec!["--motion", &twice, "--motion", &twice], "two motions"),
+        (vec!["--range", "0..1"], "no --motion"),
+        (vec!["--up", "+Z"], "no --motion"),
+    ] {
+        let mut a = vec!["rig", "build", s];
+        a.extend(&args);
+        a.extend(["--out", o]);
+        let (c, _, stderr) = run(&a);
+        assert_eq!(c, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!out.exists(), "{args:?} wrote the folder");
+    }
+    // the committed walk, its hierarchy with two frames 16 666 s apart: a
+    // million keys at 60 fps
+    let text = std::fs::read_to_string(&walk).unwrap();
+    let head = &text[..text.find("MOTION").unwrap()];
+    let frames: Vec<&str> = text[text.find("Frame Time").unwrap()..]
+        .lines()
+        .skip(1)
+        .take(2)
+        .collect();
+    let long = dir.join("long.bvh");
+    std::fs::write(
+        &long,
+        format!(
+            "{head}MOTION\nFrames: 2\nFrame Time: 16666\n{}\n{}\n",
+            frames[0], frames[1]
+        ),
+    )
+    .unwrap();
+    let m = format!("walk={}", long.display());
+    for cmd in [
+        vec!["rig", "build", s, "--motion", &m, "--out", o],
+        vec!["rig", "motion", s, "--motion", &m],
+    ] {
+        let (c, stdout, stderr) = run(&cmd);
+        assert_eq!(c, 1, "{stderr}");
+        assert!(
+            stderr.contains("rig-max-keys") && stderr.contains("E_BVH_LIMIT"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("long.bvh: line "),
+            "at its Frame Time line: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stdout.is_empty() && !out.exists());
+    }
+    // two motions share the budget: each alone fits, together they do not
+    let one = format!("walk={w}:once");
+    let two = format!("again={w}:once");
+    let mut a = vec!["rig", "motion", s, "--motion", &one];
+    let (c, report, stderr) = run(&a);
+    assert_eq!(c, 0, "{stderr}");
+    let r: Value = serde_json::from_str(&report).unwrap();
+    let keys = r["keys"].as_u64().expect("keys in the report");
+    let tracks = {
+        let v: Value = serde_json::from_slice(&std::fs::read(&sk).unwrap()).unwrap();
+        let b = v["bones"].as_array().unwrap();
+        b.len()
+            + b.iter()
+                .filter(|x| x.get("parent").is_none_or(Value::is_null))
+                .count()
+    } as u64;
+    let limit = format!("rig-max-keys={}", keys * tracks + keys * tracks / 2);
+    a = vec![
+        "--limit", &limit, "rig", "build", s, "--motion", &one, "--out", o,
+    ];
+    let (c, _, stderr) = run(&a);
+    assert!(
+        c == 0 || stderr.contains("E_RIG_GATE"),
+        "one motion fits: {stderr}"
+    );
+    std::fs::remove_dir_all(&out).ok();
+    a = vec![
+        "--limit", &limit, "rig", "build", s, "--motion", &one, "--motion", &two, "--out", o,
+    ];
+    let (c, _, stderr) = run(&a);
+    assert_eq!(c, 1, "{stderr}");
+    assert!(
+        stderr.contains("rig-max-keys")
+            && stderr.contains("spent by the earlier motions")
+            && stderr.contains("motion 'again'"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+/// The `.riv` a page embeds (between `atob('` and `')`), decoded.
+fn embedded(html: &str) -> Vec<u8> {
+    let start = html.find("atob('").expect("atob") + 6;
+    let b64 = &html[start..start + html[start..].find('\'').unwrap()];
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let mut out = Vec::new();
+    for q in b64.as_bytes().chunks(4) {
+        let n = q.iter().enumerate().fold(0u32, |a, (i, &c)| {
+            if c == b'=' {
+                a
+            } else {
+                a | (val(c) as u32) << (18 - 6 * i)
+            }
+        });
+        let keep = q.iter().filter(|&&c| c != b'=').count() - 1;
+        out.extend(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..keep]);
+    }
+    out
+}
+
+/// `re2d rig page` (issue 47 item 5, issue 45 item 3): `--help` prints the
+/// usage (exit 0); an unknown clip or machine is refused with the list of
+/// what the file has (exit 1, one line, nothing written); the page embeds
+/// the `.riv` byte for byte (it never fetches it), loads `rive.js` from
+/// beside itself (written there) and sizes its canvas to the artboard; a
+/// missing runtime is exit 3. The pages play in Chromium from file://:
+/// `make test-pages` (tests/browser/pages.mjs).
+#[test]
+fn rig_page_writes_a_page_that_needs_no_fetch() {
+    let (c, help, _) = run(&["rig", "page", "--help"]);
+    assert_eq!(c, 0);
+    assert!(
+        help.contains("--clip") && help.contains("--machine") && help.contains("--runtime"),
+        "{help}"
+    );
+    let dir = common::fresh_dir("re2d-rig-page");
+    let riv = dir.join("walk.riv");
+    let model = repo().join("tests/riv/fixtures/walk/model.json");
+    let (c, _, e) = run(&[
+        "export-riv",
+        model.to_str().unwrap(),
+        "-o",
+        riv.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let rt = dir.join("runtime.js");
+    std::fs::write(&rt, "/* the Rive runtime */").unwrap();
+    let (r, t) = (riv.to_str().unwrap(), rt.to_str().unwrap());
+    // a misspelt clip: refused with the list, nothing written
+    let (c, _, e) = run(&["rig", "page", r, "--clip", "wlak", "--runtime", t]);
+    assert_eq!(c, 1, "{e}");
+    assert!(
+        e.contains("no clip 'wlak'") && e.contains("(clips: probe_knee, probe_root, walk)"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let (c, _, e) = run(&["rig", "page", r, "--machine", "--runtime", t]);
+    assert_eq!(c, 1, "the walk fixture has no state machine: {e}");
+    assert!(
+        e.contains("no state machine") && e.contains("clips: probe_knee, probe_root, walk"),
+        "{e}"
+    );
+    let (c, _, e) = run(&[
+        "rig",
+        "page",
+        r,
+        "--clip",
+        "walk",
+        "--machine",
+        "--runtime",
+        t,
+    ]);
+    assert_eq!(c, 2, "{e}");
+    let (c, _, e) = run(&[
+        "rig",
+        "page",
+        r,
+        "--runtime",
+        dir.join("none.js").to_str().unwrap(),
+    ]);
+    assert_eq!(c, 3, "{e}");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".html") || n == "rive.js")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // without --clip or --machine: the first clip (the file has no state machine)
+    let (c, out, e) = run(&["rig", "page", r, "--runtime", t]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("probe_knee.html"), "{out}");
+    // --clip walk: walk.html beside the .riv
+    let (c, out, e) = run(&["rig", "page", r, "--clip", "walk", "--runtime", t]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("walk.html"), "{out}");
+    let html = std::fs::read_to_string(dir.join("walk.html")).unwrap();
+    assert_eq!(
+        embedded(&html),
+        std::fs::read(&riv).unwrap(),
+        "the .riv, embedded byte for byte"
+    );
+    assert!(
+        html.contains("<script src=\"rive.js\">") && !html.contains("fetch("),
+        "{}",
+        &html[..600]
+    );
+    assert!(html.contains("animations: \"walk\""));
+    assert_eq!(
+        std::fs::read(dir.join("rive.js")).unwrap(),
+        std::fs::read(&rt).unwrap()
+    );
+    let (c, check, _) = run(&["riv", "check", "--json", r]);
+    assert_eq!(c, 0);
+    let ab: Value = serde_json::from_str(&check).unwrap();
+    let (w, h) = (
+        ab["artboard"]["width"].as_f64().unwrap().ceil(),
+        ab["artboard"]["height"].as_f64().unwrap().ceil(),
+    );
+    assert!(
+        html.contains(&format!("<canvas id=\"c\" width=\"{w}\" height=\"{h}\">")),
+        "canvas {w}x{h}"
+    );
+    // -o elsewhere: the runtime goes beside the page
+    let other = dir.join("elsewhere/p.html");
+    let (c, _, e) = run(&[
+        "rig",
+        "page",
+        r,
+        "--clip",
+        "walk",
+        "-o",
+        other.to_str().unwrap(),
+        "--runtime",
+        t,
+    ]);
+    assert_eq!(c, 0, "{e}");
+    assert!(dir.join("elsewhere/rive.js").exists());
+    // the page may not replace its own .riv
+    let (c, _, e) = run(&["rig", "page", r, "-o", r, "--runtime", t]);
+    assert_ne!(c, 0, "{e}");
+    assert_eq!(
+        embedded(&std::fs::read_to_string(&other).unwrap()),
+        std::fs::read(&riv).unwrap()
+    );
 }

@@ -95,15 +95,25 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
                         Exception::throw_message(&ctx, &msg)
                     }
                 };
-                let bytes =
-                    re2d::limits::read_binary_file(&path).map_err(|e| fail(e.to_string()))?;
-                // the decode buffer and its RGBA8 copy, then the texture kept
-                // (an image over a PNG limit is refused by the decoder, naming it)
+                // the file, the decode buffer and its RGBA8 copy, counted
+                // before the file is read; then the texture kept (an image
+                // over a PNG limit is refused by the decoder, naming it)
+                super::guard::check_png_file(&ctx, &path, "loadTexture")?;
+                let max = re2d::limits::Limits::current().file_max_bytes;
+                let bytes = super::guard::read_counted(
+                    &ctx,
+                    &path,
+                    max,
+                    "file-max-bytes",
+                    0,
+                    "loadTexture",
+                )?
+                .map_err(|e| fail(e.to_string()))?;
                 if let Some((w, h)) = re2d::png_io::header_size(&bytes)
                     && re2d::limits::Limits::current().check_image(w, h, 4).is_ok()
                 {
                     let rgba = w as u64 * h as u64 * 4;
-                    super::guard::check_native(&ctx, 2 * rgba, "loadTexture")?;
+                    super::guard::check_native(&ctx, bytes.len() as u64 + 2 * rgba, "loadTexture")?;
                 }
                 let img = re2d::png_io::decode_rgba(std::io::Cursor::new(bytes)).map_err(fail)?;
                 super::guard::hold_native(&ctx, img.data.len() as u64);

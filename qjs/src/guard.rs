@@ -16,8 +16,11 @@
 //!   [`hold_native`]); [`check_native`] refuses a buffer (a PNG encode or
 //!   decode) that does not fit beside the heap in use and the held buffers,
 //!   before it is allocated.
+//!   A native file read ([`read_counted`]) is counted the same way before
+//!   its buffer is allocated.
 //! - **Root**: [`confine_read`] / [`confine_write`] resolve symlinks and
-//!   refuse a path outside the root (an `Error` naming `--root`).
+//!   refuse a path outside the root (an `Error` naming `--root`), with one
+//!   answer for every path outside it, existing or not.
 
 use std::cell::{Cell, RefCell};
 use std::path::{Component, Path, PathBuf};
@@ -200,6 +203,87 @@ pub fn check_native(ctx: &Ctx<'_>, need: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// What is left of the memory limit for transient native buffers beside
+/// the heap in use, the held buffers and `pending` bytes the caller already
+/// holds; `None` without a guard (no limit).
+pub fn native_room(ctx: &Ctx<'_>, pending: u64) -> Option<u64> {
+    let (limit, held) = with(|g| (g.memory_limit, g.held.get()))?;
+    let used = heap_in_use(ctx)
+        .saturating_add(held)
+        .saturating_add(pending);
+    Some(limit.saturating_sub(used))
+}
+
+/// Reads a whole file into a native buffer, counted against `qjs-memory`
+/// **before** it is allocated (issue 45): a file whose size does not fit
+/// beside the heap, the held buffers and the caller's `pending` bytes is a
+/// `RangeError` naming `qjs-memory` (the outer `Err`, already thrown), and
+/// a file that does not tell its size (a pipe, `/dev/zero`) is read only up
+/// to that room. Otherwise the plain [`re2d::limits::read_file`] result
+/// with `max` / `limit` (the inner `Result`).
+pub fn read_counted(
+    ctx: &Ctx<'_>,
+    path: &Path,
+    max: u64,
+    limit: &'static str,
+    pending: u64,
+    what: &str,
+) -> Result<std::result::Result<Vec<u8>, re2d::limits::ReadError>> {
+    use re2d::limits::{ReadError, read_file};
+    let Some(room) = native_room(ctx, pending) else {
+        return Ok(read_file(path, max, limit));
+    };
+    let refuse = |size: String| {
+        Exception::throw_range(
+            ctx,
+            &format!(
+                "{what}: {}: {size} bytes to read into native memory, more than the {room} bytes \
+                 left of the memory limit beside the heap and the buffers held (limit qjs-memory, \
+                 see --memory-limit)",
+                path.display()
+            ),
+        )
+    };
+    if let Ok(m) = std::fs::metadata(path)
+        && m.is_file()
+        && m.len() > room
+        && m.len() <= max
+    {
+        return Err(refuse(m.len().to_string()));
+    }
+    if room < max {
+        return match read_file(path, room, limit) {
+            Err(ReadError::TooLarge(_)) => Err(refuse(format!("more than {room}"))),
+            r => Ok(r),
+        };
+    }
+    Ok(read_file(path, max, limit))
+}
+
+/// Counts a PNG file a native call is about to read and decode (`what`)
+/// against `qjs-memory` before anything is read: the file plus twice its
+/// RGBA8 image from the header (the decode buffer and its copy). A file
+/// without a readable header, or over a PNG limit, is left to the decoder's
+/// own error.
+pub fn check_png_file(ctx: &Ctx<'_>, path: &Path, what: &str) -> Result<()> {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut head = [0u8; 24];
+    if f.read_exact(&mut head).is_err() {
+        return Ok(());
+    }
+    let image = match re2d::png_io::header_size(&head) {
+        Some((w, h)) if re2d::limits::Limits::current().check_image(w, h, 4).is_ok() => {
+            2 * w as u64 * h as u64 * 4
+        }
+        _ => 0,
+    };
+    check_native(ctx, len.saturating_add(image), what)
+}
+
 /// Records `bytes` of native memory kept for the rest of the run (a
 /// texture) after [`check_native`] allowed it: the QuickJS heap limit
 /// shrinks by as much.
@@ -243,16 +327,64 @@ fn outside(path: &Path, root: &Path) -> String {
 
 /// The path to read for `path`: unchanged without `--root`; with it, the
 /// canonical path (symlinks resolved), which must lie inside the root.
+///
+/// **One answer outside the root** (issue 45): every path that does not
+/// resolve inside the root gets the same "outside the --root folder" error,
+/// whether it exists or not, is a folder, a dangling link or unreadable — so
+/// a script cannot learn whether a path outside the root exists. A path
+/// that does not resolve is placed by where it would: its deepest existing
+/// ancestor (canonical, dangling links followed to their targets) must lie
+/// in the root and the missing rest be plain names; only then is the read
+/// error ("No such file") reported.
 pub fn confine_read(path: &Path) -> std::result::Result<PathBuf, String> {
     let Some(root) = root() else {
         return Ok(path.to_path_buf());
     };
-    let canon =
-        std::fs::canonicalize(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    if canon.starts_with(&root) {
-        Ok(canon)
-    } else {
-        Err(outside(path, &root))
+    match std::fs::canonicalize(path) {
+        Ok(canon) if canon.starts_with(&root) => Ok(canon),
+        Ok(_) => Err(outside(path, &root)),
+        Err(e) => match resolve_partial(path, MAX_LINK_HOPS) {
+            Some((base, _)) if base.starts_with(&root) => {
+                Err(format!("{}: cannot read: {e}", path.display()))
+            }
+            _ => Err(outside(path, &root)),
+        },
+    }
+}
+
+/// Links followed by [`resolve_partial`] (as the kernel's `ELOOP` bound).
+const MAX_LINK_HOPS: u32 = 40;
+
+/// Where a path that does not resolve would lie: the canonical form of its
+/// deepest existing ancestor and the plain names after it. A dangling
+/// symbolic link on the way is followed to its target (at most `hops`
+/// times). `None` when it cannot be placed (a `..` after a missing name,
+/// a link loop): the callers treat that as outside the root.
+fn resolve_partial(path: &Path, hops: u32) -> Option<(PathBuf, Vec<std::ffi::OsString>)> {
+    let abs = std::path::absolute(path).ok()?;
+    let mut existing = abs.as_path();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new(); // innermost last, reversed below
+    loop {
+        if let Ok(c) = std::fs::canonicalize(existing) {
+            rest.reverse();
+            return Some((c, rest));
+        }
+        let is_link = std::fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink());
+        if is_link {
+            let target = std::fs::read_link(existing).ok()?;
+            let mut next = existing.parent()?.join(target);
+            for n in rest.iter().rev() {
+                next.push(n);
+            }
+            return resolve_partial(&next, hops.checked_sub(1)?);
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(p), Some(n)) => {
+                rest.push(n.to_os_string());
+                existing = p;
+            }
+            _ => return None,
+        }
     }
 }
 

@@ -24,10 +24,11 @@
 //!    interrupt handler and the rest of the memory limit as heap limit;
 //! 3. evaluate the module, drain jobs, run timers;
 //! 4. meanwhile the calling thread waits; with a time limit it is the
-//!    watchdog: should the script thread still run a few seconds after the
-//!    deadline (stuck in native code that does not poll the interrupt
-//!    handler), it removes in-flight publish temporaries and exits 1 with
-//!    the same one line.
+//!    watchdog: should the script thread still run [`WATCHDOG_GRACE`] after
+//!    the deadline (stuck in native code that does not poll the interrupt
+//!    handler, e.g. a blocking read), it removes in-flight publish
+//!    temporaries and exits 1 with the same one line. The time limit is on
+//!    by default (`qjs-time`, 300 s; `--time-limit 0` turns it off).
 //!
 //! A run stopped by the time limit prints only that one line and exits 1.
 
@@ -68,8 +69,55 @@ pub struct Options {
 const HEAP_FLOOR: u64 = 1 << 20;
 
 /// How long the watchdog waits past the deadline for a script stuck in
-/// native code before it ends the process.
-const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
+/// native code before it ends the process (issue 45: a run stops within a
+/// second of its time limit, whatever it is doing).
+pub const WATCHDOG_GRACE: Duration = Duration::from_millis(500);
+
+/// Set by whoever prints the time-limit line first (the script thread or
+/// the watchdog), so the line is printed once.
+static TIME_REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints the time-limit line unless it was printed already; straight to
+/// fd 2 (a thread stuck in native code may hold the stdio locks).
+fn report_time_limit(secs: u64) {
+    if TIME_REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let g = Guard::new(secs, 0, None);
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    // SAFETY: fd 2 is open for the process' life; ManuallyDrop keeps it
+    // from being closed.
+    #[allow(unsafe_code)]
+    let mut err = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
+    let _ = writeln!(err, "{}", g.time_message());
+}
+
+/// What the calling thread saw while it waited for the script thread.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// The script thread finished with this exit status.
+    Done(i32),
+    /// The script thread ended without a status (it panicked).
+    Lost,
+    /// The time limit plus [`WATCHDOG_GRACE`] passed first: the script is
+    /// stuck in native code that does not poll the interrupt handler.
+    Stuck,
+}
+
+/// The watchdog's wait: for the script's status, at most `limit` (the time
+/// limit plus the grace; `None`: no time limit, wait for ever).
+pub fn wait_for_script(rx: &std::sync::mpsc::Receiver<i32>, limit: Option<Duration>) -> Waited {
+    use std::sync::mpsc::RecvTimeoutError;
+    match limit {
+        None => rx.recv().map_or(Waited::Lost, Waited::Done),
+        Some(d) => match rx.recv_timeout(d) {
+            Ok(s) => Waited::Done(s),
+            Err(RecvTimeoutError::Timeout) => Waited::Stuck,
+            Err(RecvTimeoutError::Disconnected) => Waited::Lost,
+        },
+    }
+}
 
 fn join_args(args: Rest<Lossy>) -> String {
     args.0
@@ -215,27 +263,16 @@ pub fn run(opts: &Options) -> i32 {
             return 1;
         }
     };
-    let status = if limits.qjs_time_secs > 0 {
-        let wait = Duration::from_secs(limits.qjs_time_secs) + WATCHDOG_GRACE;
-        match rx.recv_timeout(wait) {
-            Ok(s) => s,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                re2d_output::publish::remove_in_flight();
-                let g = Guard::new(limits.qjs_time_secs, 0, None);
-                // Straight to fd 2: the stuck thread may hold the stdio locks.
-                use std::io::Write;
-                use std::os::fd::FromRawFd;
-                // SAFETY: fd 2 is open for the process' life; ManuallyDrop
-                // keeps it from being closed.
-                #[allow(unsafe_code)]
-                let mut err = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
-                let _ = writeln!(err, "{}", g.time_message());
-                std::process::exit(1);
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => 1,
+    let limit = (limits.qjs_time_secs > 0)
+        .then(|| Duration::from_secs(limits.qjs_time_secs) + WATCHDOG_GRACE);
+    let status = match wait_for_script(&rx, limit) {
+        Waited::Done(s) => s,
+        Waited::Lost => 1,
+        Waited::Stuck => {
+            re2d_output::publish::remove_in_flight();
+            report_time_limit(limits.qjs_time_secs);
+            std::process::exit(1);
         }
-    } else {
-        rx.recv().unwrap_or(1)
     };
     let _ = thread.join();
     status
@@ -278,7 +315,7 @@ fn run_here(opts: &Options, limits: Limits) -> i32 {
     };
     let status = run_script(opts, heap_limit, &g);
     if g.timed_out() {
-        eprintln!("{}", g.time_message());
+        report_time_limit(limits.qjs_time_secs);
         return 1;
     }
     status
@@ -424,4 +461,30 @@ fn run_script(opts: &Options, heap_limit: u64, g: &Rc<Guard>) -> i32 {
         status = 1;
     }
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watchdog_stops_a_stuck_script_within_a_second_of_its_limit() {
+        assert!(
+            WATCHDOG_GRACE < Duration::from_secs(1),
+            "{WATCHDOG_GRACE:?}"
+        );
+        // a script thread that never answers (stuck in native code)
+        let (tx, rx) = std::sync::mpsc::channel::<i32>();
+        assert_eq!(
+            wait_for_script(&rx, Some(Duration::from_millis(1))),
+            Waited::Stuck
+        );
+        tx.send(3).unwrap();
+        assert_eq!(wait_for_script(&rx, None), Waited::Done(3));
+        drop(tx);
+        assert_eq!(
+            wait_for_script(&rx, Some(Duration::from_millis(1))),
+            Waited::Lost
+        );
+    }
 }

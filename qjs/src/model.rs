@@ -146,7 +146,16 @@ fn read_text(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     let l = Limits::current();
     let file = super::guard::confine_read(std::path::Path::new(&path))
         .map_err(|e| Exception::throw_message(&ctx, &e))?;
-    match re2d::limits::read_file(&file, l.json_max_bytes, "json-max-bytes") {
+    // the text twice: the native read and its QuickJS string
+    let text = super::guard::read_counted(
+        &ctx,
+        &file,
+        l.json_max_bytes,
+        "json-max-bytes",
+        0,
+        "readText",
+    )?;
+    match text {
         Ok(b) => Ok(String::from_utf8(b).ok()),
         Err(re2d::limits::ReadError::TooLarge(e)) => {
             Err(Exception::throw_range(&ctx, &format!("{path}: {e}")))

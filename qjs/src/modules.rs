@@ -240,7 +240,8 @@ impl Loader for HostLoader {
         }
         let path = super::guard::confine_read(Path::new(name))
             .map_err(|e| Error::new_loading_message(name, e))?;
-        let source = re2d::limits::read_text_file(&path)
+        let max = re2d::limits::Limits::current().json_max_bytes;
+        let source = super::guard::read_counted(ctx, &path, max, "json-max-bytes", 0, "import")?
             .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
         super::guard::add_input(&path);
         Module::declare(ctx.clone(), name, source)

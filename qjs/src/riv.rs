@@ -27,7 +27,7 @@ use serde_json::{Map, Value as Json};
 use super::buffers::with_u8_mut;
 use std::path::{Path, PathBuf};
 
-use re2d::limits::{Limits, ReadError, read_file};
+use re2d::limits::{Limits, ReadError};
 use re2d_riv::{Code, Control, Model, Options, RivError, export};
 
 fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
@@ -327,6 +327,49 @@ fn export_riv<'js>(
     rquickjs::ArrayBuffer::new(ctx, out.bytes)
 }
 
+/// Bytes of the `serde_json` tree of `json` at most, as
+/// [`re2d::limits::JSON_BYTES_PER_VALUE`] per counted value of its text.
+fn tree_bytes(json: &Json) -> u64 {
+    fn values(v: &Json) -> u64 {
+        use re2d::limits::{JSON_ARRAY_WEIGHT, JSON_OBJECT_WEIGHT};
+        match v {
+            Json::Array(a) => JSON_ARRAY_WEIGHT + a.iter().map(values).sum::<u64>(),
+            Json::Object(m) => JSON_OBJECT_WEIGHT + m.values().map(|v| 1 + values(v)).sum::<u64>(),
+            _ => 1,
+        }
+    }
+    values(json).saturating_mul(re2d::limits::JSON_BYTES_PER_VALUE)
+}
+
+/// Parses a model file's text, its tree counted against `qjs-memory` (beside
+/// the text) and `json-max-values` before it is built.
+fn parse_counted<'js>(
+    ctx: &Ctx<'js>,
+    text: &[u8],
+    given: &Path,
+    limits: &Limits,
+    fail: impl Fn(RivError) -> rquickjs::Error,
+) -> Result<Json> {
+    limits.check_json_depth(text).map_err(|e| {
+        fail(RivError::new(
+            Code::ModelJson,
+            format!("{}: {e}", given.display()),
+        ))
+    })?;
+    let tree = re2d::limits::json_values(text).saturating_mul(re2d::limits::JSON_BYTES_PER_VALUE);
+    super::guard::check_native(
+        ctx,
+        tree.saturating_add(text.len() as u64),
+        "mesh.load: the model as JSON",
+    )?;
+    serde_json::from_slice(text).map_err(|e| {
+        fail(RivError::new(
+            Code::ModelJson,
+            format!("{}: {e}", given.display()),
+        ))
+    })
+}
+
 /// `readModel(source, dir)` behind `$.mesh.load` (issue 30): reads a model
 /// (rive-export.md §7) from a `model.json` path (under `--root`, within
 /// `json-max-bytes`; textures relative to the file) or from a model object
@@ -342,25 +385,34 @@ fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> R
     const WHAT: &str = "mesh.load";
     let limits = Limits::current();
     let fail = |e: RivError| coded_err(&ctx, WHAT, &e);
+    // native bytes this call holds while it reads the textures: the model's
+    // tree (about its text's size in values × 80 bytes, counted when parsed)
+    let mut pending = 0u64;
     let (json, dir) = if let Some(s) = source.as_string() {
         let given = PathBuf::from(s.to_string()?);
         let io = |e: String| fail(RivError::new(Code::Io, format!("{}: {e}", given.display())));
         let path = super::guard::confine_read(&given).map_err(io)?;
-        let text =
-            read_file(&path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
-                ReadError::Io(e) => io(e.to_string()),
-                ReadError::TooLarge(e) => fail(RivError::new(
-                    Code::ModelJson,
-                    format!("{}: {e}", given.display()),
-                )),
-            })?;
-        super::guard::add_input(&path);
-        let json: Json = serde_json::from_slice(&text).map_err(|e| {
-            fail(RivError::new(
+        // the text and the tree parsed from it are native memory: each is
+        // counted against qjs-memory before it is allocated (issue 45)
+        let text = super::guard::read_counted(
+            &ctx,
+            &path,
+            limits.json_max_bytes,
+            "json-max-bytes",
+            0,
+            WHAT,
+        )?
+        .map_err(|e| match e {
+            ReadError::Io(e) => io(e.to_string()),
+            ReadError::TooLarge(e) => fail(RivError::new(
                 Code::ModelJson,
                 format!("{}: {e}", given.display()),
-            ))
+            )),
         })?;
+        super::guard::add_input(&path);
+        let json = parse_counted(&ctx, &text, &given, &limits, fail)?;
+        pending = text.len() as u64;
+        drop(text);
         let dir = given.parent().map(Path::to_path_buf).unwrap_or_default();
         (json, dir)
     } else if source.is_object() && !source.is_function() {
@@ -380,7 +432,11 @@ fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> R
             "source must be a model.json path or a model object",
         ));
     };
+    pending = pending.saturating_add(tree_bytes(&json));
     let mut paths: Vec<(String, String)> = Vec::new();
+    // a texture refused by qjs-memory: the RangeError is thrown (pending in
+    // the context) and the validator stopped with this message
+    let mut refused = false;
     let mut src = |id: &str, entry: &Json| -> std::result::Result<(String, Vec<u8>), RivError> {
         let Json::String(rel) = entry else {
             return Err(RivError::new(
@@ -396,8 +452,21 @@ fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> R
             )
         };
         let p = super::guard::confine_read(&p).map_err(bad)?;
-        let bytes = read_file(&p, limits.file_max_bytes, "file-max-bytes")
-            .map_err(|e| bad(e.to_string()))?;
+        let bytes = match super::guard::read_counted(
+            &ctx,
+            &p,
+            limits.file_max_bytes,
+            "file-max-bytes",
+            pending,
+            WHAT,
+        ) {
+            Ok(r) => r.map_err(|e| bad(e.to_string()))?,
+            Err(_) => {
+                refused = true;
+                return Err(bad("over the memory limit (limit qjs-memory)".into()));
+            }
+        };
+        pending = pending.saturating_add(bytes.len() as u64);
         super::guard::add_input(&p);
         paths.push((id.to_string(), p.to_string_lossy().into_owned()));
         let name = p
@@ -405,7 +474,11 @@ fn read_model<'js>(ctx: Ctx<'js>, source: Value<'js>, dir: Opt<Value<'js>>) -> R
             .map_or_else(|| rel.clone(), |n| n.to_string_lossy().into_owned());
         Ok((name, bytes))
     };
-    let model = Model::from_json(&json, &mut src, &limits).map_err(fail)?;
+    let model = Model::from_json(&json, &mut src, &limits);
+    if refused {
+        return Err(rquickjs::Error::Exception); // the RangeError thrown above
+    }
+    let model = model.map_err(fail)?;
     let text = serde_json::to_string(&json)
         .map_err(|e| fail(RivError::new(Code::ModelJson, e.to_string())))?;
     let out = Object::new(ctx.clone())?;

@@ -283,6 +283,7 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
         move |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> Result<Class<'js, Handle>> {
             let path = string(&ctx, at(&args, 0), "rotSpriteLoad: path")?;
             let path = confined(&ctx, "rotSpriteLoad", &path)?;
+            super::guard::check_png_file(&ctx, &path, "rotSpriteLoad")?;
             let sprite = model(&ctx, SpriteHandle::load(&path))?;
             let mut inner = Inner {
                 sprite,
@@ -375,6 +376,7 @@ pub fn install<'js>(ctx: &Ctx<'js>, engine: &Object<'js>, st: Rc<RefCell<State>>
             let sel = part_selection(&ctx, at(&args, 2))?;
             let path = string(&ctx, at(&args, 1), "rotSpritePart: path")?;
             let path = confined(&ctx, "rotSpritePart", &path)?;
+            super::guard::check_png_file(&ctx, &path, "rotSpritePart")?;
             let c = h.borrow();
             let mut inner = c.inner.borrow_mut();
             model(&ctx, inner.sprite.part(&path, &sel))?;

@@ -52,7 +52,7 @@ fn load_file(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     let max = re2d::limits::Limits::current().json_max_bytes;
     let file = super::guard::confine_read(std::path::Path::new(&path))
         .map_err(|e| rquickjs::Exception::throw_message(&ctx, &format!("loadFile: {e}")))?;
-    match re2d::limits::read_file(&file, max, "json-max-bytes") {
+    match super::guard::read_counted(&ctx, &file, max, "json-max-bytes", 0, "loadFile")? {
         Ok(b) => Ok(String::from_utf8(b).ok()),
         Err(re2d::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
             &ctx,

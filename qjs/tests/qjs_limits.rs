@@ -451,3 +451,145 @@ catch (e) { print('after', n, e.constructor.name, e.message); }
     );
     assert_eq!(text(&o.stdout), "loaded 12\n", "{}", describe(&o));
 }
+
+/// Issue 45 class 6: one answer for every path outside `--root`, whether it
+/// exists or not (a file, a folder, a path above the root, a dangling link
+/// in the root pointing out), through every reading native — a script
+/// cannot learn which paths exist on the machine. Inside the root a missing
+/// file is still "cannot read" (the script may know its own folder).
+#[test]
+fn one_answer_for_every_path_outside_the_root() {
+    let d = tmp("oracle");
+    let root = d.join("r");
+    let other = d.join("o");
+    fs::create_dir_all(&root).unwrap();
+    fs::create_dir_all(&other).unwrap();
+    fs::write(other.join("exists.txt"), "x").unwrap();
+    std::os::unix::fs::symlink("../o/exists.txt", root.join("to-existing")).unwrap();
+    std::os::unix::fs::symlink("../o/missing.txt", root.join("to-missing")).unwrap();
+    let pairs = [
+        ("../o/exists.txt", "../o/missing.txt"),
+        ("../o", "../no-such-folder/x"),
+        ("to-existing", "to-missing"),
+        ("to-existing", "to-missing/deeper"),
+        ("/etc/passwd", "/etc/no-such-file-r45"),
+    ];
+    let body = format!(
+        r#"
+import * as std from 'std';
+import {{ installMesh }} from 're2d/mesh';
+const mesh = installMesh({{}});
+const probes = {{
+    'loadFile': (p) => std.loadFile(p),
+    'mesh.load': (p) => mesh.load(p),
+    'mesh.load texture': (p) => mesh.load({{ version: 1, textures: {{ t: p }}, parts: [{{ verts: [0, 0], uv: [0, 0], texture: 't' }}] }}),
+    'loadTexture': (p) => engine.loadTexture(p),
+    'rotSpriteLoad': (p) => engine.rotSpriteLoad(p),
+}};
+const answer = (f, p) => {{
+    try {{ return 'returned ' + JSON.stringify(f(p)); }} catch (e) {{ return `${{e.constructor.name}} ${{e.code}} ${{String(e.message).split(p).join('PATH')}}`; }}
+}};
+for (const [a, b] of {pairs}) {{
+    for (const [n, f] of Object.entries(probes)) print(n, a, '|', answer(f, a), '|', answer(f, b));
+    // the loader names the resolved path: every path taken out
+    const norm = (m) => String(m).replace(/'[^']*'/g, "'Q'").replace(/\S+: outside/g, 'P: outside');
+    const ia = await import(a).then(() => 'imported', (e) => norm(e.message));
+    const ib = await import(b).then(() => 'imported', (e) => norm(e.message));
+    print('import', a, '|', ia, '|', ib);
+}}
+print('inside', answer(probes.loadFile, 'no-such-inside.txt'));
+"#,
+        pairs = serde_json::to_string(&pairs.map(|(a, b)| [a, b])).unwrap()
+    );
+    let o = {
+        fs::write(root.join("t.mjs"), body).unwrap();
+        qjs()
+            .current_dir(&root)
+            .args(["--size", "4x4", "--root", "."])
+            .arg("t.mjs")
+            .output()
+            .unwrap()
+    };
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let out = text(&o.stdout);
+    let mut n = 0;
+    for l in out.lines().filter(|l| !l.starts_with("inside")) {
+        let cells: Vec<&str> = l.split(" | ").collect();
+        assert_eq!(cells.len(), 3, "{l}");
+        assert_eq!(cells[1], cells[2], "two answers outside the root: {l}");
+        // a bare specifier (`to-existing`) is no path for an import: the resolver's one answer
+        let bare = l.starts_with("import") && cells[1].contains("cannot resolve module");
+        assert!(bare || cells[1].contains("outside the --root"), "{l}");
+        n += 1;
+    }
+    assert_eq!(n, pairs.len() * 6, "{out}");
+    let inside = out.lines().find(|l| l.starts_with("inside")).unwrap();
+    assert!(
+        inside.contains("cannot read") || inside.contains("null"),
+        "{inside}"
+    );
+}
+
+/// Issue 45 class 7: a native read counts against `qjs-memory` before its
+/// buffer is allocated — a 200 MB texture of `$.mesh.load`, a 50 MB text
+/// of `std.loadFile` and `$.mesh.load` of a model whose parsed tree would
+/// not fit are `RangeError`s naming the limit at 32 MiB, their files never
+/// read (the peak stays far below their size).
+#[test]
+fn native_reads_count_against_the_memory_limit() {
+    let d = tmp("reads");
+    // sparse files: a 200 MB "PNG" (a signature, then zeros) and 100 MB of text
+    let sparse = |name: &str, head: &[u8], len: u64| {
+        let f = fs::File::create(d.join(name)).unwrap();
+        use std::io::Write;
+        (&f).write_all(head).unwrap();
+        f.set_len(len).unwrap();
+    };
+    sparse("big.png", b"\x89PNG\r\n\x1a\n", 200 << 20);
+    sparse("big.txt", b"hello", 50 << 20);
+    fs::write(
+        d.join("big-tex.json"),
+        r#"{"version": 1, "textures": {"t": "big.png"}, "skeleton": {"root": {"x": 0, "y": 0, "length": 1}},
+            "parts": [{"verts": [0, 0, 1, 0, 0, 1], "uv": [0, 0, 1, 0, 0, 1], "tris": [0, 1, 2], "texture": "t"}]}"#,
+    )
+    .unwrap();
+    // 3 M numbers: 6 MB of text, about 240 MB of parsed tree
+    let mut m = String::from(r#"{"version": 1, "extra": ["#);
+    m.push_str(&"0,".repeat(3_000_000));
+    m.push_str("0]}");
+    fs::write(d.join("big-tree.json"), m).unwrap();
+    let body = r#"
+import * as std from 'std';
+import { installMesh } from 're2d/mesh';
+const mesh = installMesh({});
+for (const [n, f] of [['texture', () => mesh.load('big-tex.json')], ['text', () => std.loadFile('big.txt')],
+                      ['tree', () => mesh.load('big-tree.json')]]) {
+    try { f(); print(n, 'ok'); } catch (e) { print(n, e.constructor.name, String(e.message).slice(0, 300)); }
+}
+"#;
+    let o = run(
+        &d,
+        "reads.mjs",
+        body,
+        &["--memory-limit", "32M", "--size", "4x4"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let out = text(&o.stdout);
+    for n in ["texture", "text", "tree"] {
+        let l = out
+            .lines()
+            .find(|l| l.starts_with(n))
+            .unwrap_or_else(|| panic!("{n}: {out}"));
+        assert!(l.contains("RangeError") && l.contains("qjs-memory"), "{l}");
+    }
+    // with room for them the same reads work (the text) or fail on content (the zeros are no PNG)
+    let o = run(
+        &d,
+        "reads.mjs",
+        body,
+        &["--memory-limit", "2G", "--size", "4x4"],
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("text ok"), "{out}");
+    assert!(!out.contains("qjs-memory"), "{out}");
+}

@@ -7,8 +7,11 @@
 //! 29's table (`r29-*`: colliding and overlong bone names, a 2 000-point
 //! bone, a 1 000-joint capture declaring 10^6 frames, a 16384² drawing, 31 M
 //! JSON numbers, broken and 65-byte textures, null numbers, a root height of
-//! 1e37, 16 M `.riv` records). Every file is generated at test time (nothing
-//! large is committed); see `tests/hostile/run.py`.
+//! 1e37, 16 M `.riv` records); and one or a few per class of issue 45
+//! (`r45-*`: a two-frame capture asking for a million keys, blend thresholds
+//! beyond binary32, 250 000 triggers, 1×1 PNGs carrying 700 MB, a 15 MB
+//! model). Every file is generated at test time (nothing large is
+//! committed; the big PNGs are sparse); see `tests/hostile/run.py`.
 
 use std::fs;
 use std::path::Path;
@@ -441,6 +444,230 @@ fn issue29(dir: &Path) {
     write(dir, "r29-16M-records.riv", &f);
 }
 
+/// A table-driven CRC-32 (PNG) that continues from `c` (start with
+/// `0xffff_ffff`, finish with `!c`).
+fn crc32_update(mut c: u32, data: &[u8]) -> u32 {
+    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [0u32; 256];
+        for (n, e) in t.iter_mut().enumerate() {
+            let mut c = n as u32;
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+            *e = c;
+        }
+        t
+    });
+    for &b in data {
+        c = t[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    }
+    c
+}
+
+/// A valid 1×1 RGBA PNG carrying an ancillary chunk of `extra` zero bytes
+/// before its IDAT, written sparse (the zeros are a hole in the file).
+fn png_with_chunk(path: &Path, extra: u64) {
+    use std::io::{Seek, SeekFrom, Write};
+    let one = re2d_output::png_encode::encode_rgba(&[200, 100, 50, 255], 1, 1).expect("encode");
+    // signature + IHDR chunk (8 + 25 bytes), then the rest (IDAT, IEND)
+    let (head, tail) = one.split_at(33);
+    let mut f = fs::File::create(path).expect("create");
+    f.write_all(head).unwrap();
+    f.write_all(&(extra as u32).to_be_bytes()).unwrap();
+    f.write_all(b"ruSt").unwrap();
+    let mut c = crc32_update(0xffff_ffff, b"ruSt");
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = extra;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        c = crc32_update(c, &zeros[..n]);
+        left -= n as u64;
+    }
+    f.seek(SeekFrom::Current(extra as i64)).unwrap();
+    f.write_all(&(!c).to_be_bytes()).unwrap();
+    f.write_all(tail).unwrap();
+}
+
+/// Issue 45: one input (or a few) per class of its adversarial round
+/// (`r45-*` cases of tests/hostile/run.py).
+fn issue45(dir: &Path) {
+    // 1. clip keys: the repository's walk hierarchy with two frames that
+    // last 16666 s, 4166 s and 1666 s (1 M, 250 k and 100 k keys at 60 fps)
+    let walk = include_str!("../../assets/mocap/cmu-131-01-walk.bvh");
+    write(dir, "r45-walk.bvh", walk.as_bytes());
+    let (head, motion) = walk.split_at(walk.find("MOTION").expect("motion"));
+    let frames: Vec<&str> = motion
+        .lines()
+        .skip_while(|l| !l.starts_with("Frame Time"))
+        .skip(1)
+        .take(2)
+        .collect();
+    for (name, secs) in [("1M", 16666), ("250k", 4166), ("100k", 1666)] {
+        let b = format!(
+            "{head}MOTION\nFrames: 2\nFrame Time: {secs}\n{}\n{}\n",
+            frames[0], frames[1]
+        );
+        write(dir, &format!("r45-keys-{name}.bvh"), b.as_bytes());
+    }
+    // 3. blend thresholds outside binary32 or equal in it
+    let machine = |blend: serde_json::Value| {
+        json!({"version": 1, "name": "m", "textures": {},
+            "skeleton": {"root": {"x": 0.0, "y": 0.0, "length": 10.0, "angle": 0.0}},
+            "parts": [{"name": "p", "depth": 0.5, "verts": [0.0, 0.0, 50.0, 0.0, 0.0, 50.0],
+                "uv": [0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "tris": [0, 1, 2],
+                "weights": [["root", 1], ["root", 1], ["root", 1]]}],
+            "clips": {
+                "idle": {"duration": 1.0, "loop": true, "tracks": {"root": [[0.0, 0.0], [1.0, 0.0]]}},
+                "walk": {"duration": 1.0, "loop": true, "tracks": {"root": [[0.0, 0.0], [1.0, 0.5]]}},
+                "jump": {"duration": 1.0, "loop": false, "tracks": {"root": [[0.0, 0.0], [1.0, 0.5]]}}},
+            "state_machine": {"name": "sm", "input": "speed", "blend": blend,
+                "triggers": [["jump", "jump"]]}})
+    };
+    for (name, blend) in [
+        ("1e39", json!([["idle", 0.0], ["walk", 1e39]])),
+        ("1e308", json!([["idle", -1e308], ["walk", 1e308]])),
+        ("f32-equal", json!([["idle", 1.0], ["walk", 1.00000001]])),
+        ("ok", json!([["idle", 0.0], ["walk", 1.0]])),
+    ] {
+        write(
+            dir,
+            &format!("r45-threshold-{name}.model.json"),
+            machine(blend).to_string().as_bytes(),
+        );
+    }
+    // .riv files with what no re2d file holds: an infinite and a NaN
+    // threshold, an input name that is not UTF-8, a transition into Entry
+    let ok = machine(json!([["idle", 0.0], ["walk", 1.0]]));
+    let mut none =
+        |_: &str, _: &serde_json::Value| -> Result<(String, Vec<u8>), re2d_riv::RivError> {
+            unreachable!("no textures")
+        };
+    let m = re2d_riv::Model::from_json(&ok, &mut none, &re2d::limits::Limits::DEFAULT)
+        .expect("a valid machine");
+    let (objects, _, _) =
+        re2d_riv::export::objects(&m, &re2d_riv::Options::default()).expect("objects");
+    use re2d_riv::keys::{prop, ty};
+    let edit = |name: &str, f: &dyn Fn(&mut Vec<RivObject>)| {
+        let mut o = objects.clone();
+        f(&mut o);
+        write(dir, name, &encode(&o, Header::default()).expect("encode"));
+    };
+    let set = |o: &mut RivObject, key: u64, v: Value| {
+        for p in o.props.iter_mut().filter(|p| p.0 == key) {
+            p.1 = v.clone();
+        }
+    };
+    for (name, v) in [("inf", f32::INFINITY), ("nan", f32::NAN)] {
+        edit(&format!("r45-threshold-{name}.riv"), &|o| {
+            let b = o
+                .iter_mut()
+                .rfind(|r| r.type_key == ty::BLEND_ANIMATION_1D)
+                .expect("a blend clip");
+            set(b, prop::BLEND_VALUE, Value::Double(v));
+        });
+    }
+    {
+        // named "sé_d" (UTF-8), then its two bytes of é replaced by Latin-1 é twice
+        let mut o = objects.clone();
+        let n = o
+            .iter_mut()
+            .find(|r| r.type_key == ty::SM_NUMBER)
+            .expect("a number input");
+        set(n, prop::SM_NAME, Value::Str("s\u{e9}_d".into()));
+        let mut b = encode(&o, Header::default()).expect("encode");
+        let at = b
+            .windows(5)
+            .position(|w| w == "s\u{e9}_d".as_bytes())
+            .expect("the name");
+        b[at + 1] = 0xe9;
+        b[at + 2] = 0xe9;
+        write(dir, "r45-input-name-latin1.riv", &b);
+    }
+    edit("r45-any-to-entry.riv", &|o| {
+        let any = o
+            .iter()
+            .position(|r| r.type_key == ty::ANY_STATE)
+            .expect("an Any state");
+        set(&mut o[any + 1], prop::STATE_TO_ID, Value::Uint(0));
+    });
+    // 4. a 5 MB model of 250 000 triggers, and one of 130 000 clips in the blend
+    let mut v = ok.clone();
+    let triggers: Vec<_> = (0..250_000)
+        .map(|i| json!(["jump", format!("t{i}")]))
+        .collect();
+    v["state_machine"]["triggers"] = json!(triggers);
+    write(
+        dir,
+        "r45-triggers-250k.model.json",
+        v.to_string().as_bytes(),
+    );
+    let mut v = ok.clone();
+    let clips = v["clips"].as_object_mut().expect("clips");
+    let mut blend = vec![json!(["idle", 0.0])];
+    for i in 0..130_000 {
+        clips.insert(
+            format!("c{i}"),
+            json!({"duration": 1.0, "loop": true, "tracks": {}}),
+        );
+        blend.push(json!([format!("c{i}"), (i + 1) as f64]));
+    }
+    v["state_machine"]["blend"] = json!(blend);
+    write(dir, "r45-blend-130k.model.json", v.to_string().as_bytes());
+    // 5. valid 1x1 PNGs carrying 700 MB and 400 MB ancillary chunks (sparse)
+    png_with_chunk(&dir.join("r45-tex-700M.png"), 700 << 20);
+    png_with_chunk(&dir.join("r45-tex-400M.png"), 400 << 20);
+    let textured = |tex: serde_json::Value, parts: &[&str]| {
+        let parts: Vec<_> = parts
+            .iter()
+            .map(|t| {
+                json!({"name": format!("p{t}"), "texture": t, "depth": 0.5,
+                    "verts": [0.0, 0.0, 50.0, 0.0, 0.0, 50.0],
+                    "uv": [0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "tris": [0, 1, 2],
+                    "weights": [["root", 1], ["root", 1], ["root", 1]]})
+            })
+            .collect();
+        json!({"version": 1, "name": "t", "textures": tex,
+            "skeleton": {"root": {"x": 0.0, "y": 0.0, "length": 10.0, "angle": 0.0}},
+            "parts": parts, "clips": {}})
+        .to_string()
+    };
+    write(
+        dir,
+        "r45-tex-700M.model.json",
+        textured(json!({"a": "r45-tex-700M.png"}), &["a"]).as_bytes(),
+    );
+    write(
+        dir,
+        "r45-tex-400M.model.json",
+        textured(json!({"a": "r45-tex-400M.png"}), &["a"]).as_bytes(),
+    );
+    write(
+        dir,
+        "r45-tex-2x400M.model.json",
+        textured(
+            json!({"a": "r45-tex-400M.png", "b": "r45-tex-400M.png"}),
+            &["a", "b"],
+        )
+        .as_bytes(),
+    );
+    // 7. a 15 MB model.json: 7.5 M numbers in a part
+    let mut m = br#"{"version": 1, "name": "n", "textures": {},
+        "skeleton": {"root": {"x": 0, "y": 0, "length": 10, "angle": 0}},
+        "parts": [{"name": "p", "depth": 0.5, "tris": [0, 1, 2],
+        "weights": [["root", 1], ["root", 1], ["root", 1]], "uv": [0,0,1,0,0,1], "verts": ["#
+        .to_vec();
+    for _ in 0..7_500_000 / 2 - 1 {
+        m.extend_from_slice(b"0,0,");
+    }
+    m.extend_from_slice(b"0,0]}], \"clips\": {}}");
+    write(dir, "r45-15M.model.json", &m);
+}
+
 /// `--largest`: the largest inputs the default limits allow (for the peak
 /// RSS measurements of the README), not used by the harness.
 fn largest(dir: &Path) {
@@ -502,5 +729,6 @@ fn main() {
     skeleton_models(dir);
     nres(dir);
     issue29(dir);
+    issue45(dir);
     println!("hostile inputs written to {}", dir.display());
 }

@@ -126,11 +126,16 @@ def corpus_runs(re2d: str, out: Path) -> list:
                 Run(f"nres extract {tag}", [re2d, "nres", "extract", fs, "--out", str(o) + ".d", "--force"]),
                 Run(f"nres repack {tag}", [re2d, "nres", "repack", fs, "-o", str(o) + ".nres"]),
             ]
+    stand_in = out / "stand-in-rive.js"
+    stand_in.write_text("/* a stand-in for the Rive runtime */")
+    (out / "riv_read").mkdir(parents=True, exist_ok=True)
     for f in sample(corpora / "riv_read"):
         tag = f"riv_read/{f.name[:12]}"
         runs += [
             Run(f"riv check {tag}", [re2d, "riv", "check", str(f)]),
             Run(f"riv check --json {tag}", [re2d, "riv", "check", "--json", str(f)]),
+            Run(f"rig page {tag}", [re2d, "rig", "page", str(f), "-o", str(out / "riv_read" / (f.name[:12] + ".html")),
+                                    "--runtime", str(stand_in)]),
         ]
     for c in ["png", "atlas", "v1"]:
         for f in sample(corpora / c):
@@ -263,6 +268,55 @@ def issue29_runs(re2d: str, i: Path, out: Path) -> list:
     ]
 
 
+def issue45_runs(re2d: str, i: Path, out: Path) -> list:
+    """Issue 45: one case (or a few) per class of its adversarial round; each failed on main
+    a0a52db7 (the before/after table: `--bin OLD/target/release --gen
+    target/release/examples/hostile_inputs --only r45`). The re2d-qjs classes (6, 7 and
+    $.mesh.load of class 4) are the tests/hostile/qjs/r45-*.mjs scripts."""
+    o = lambda n: str(out / n)
+    s = lambda n: str(i / n)
+    sk = s("small.skeleton.json")
+    walk = s("r45-walk.bvh")
+    runs = []
+    # 1: a two-frame capture whose frames last 16666 s, 4166 s, 1666 s: refused at its Frame Time
+    # line against rig-max-keys, before the motion section, the retargeting or the model
+    for k in ["1M", "250k", "100k"]:
+        runs.append(Run(f"r45-1 rig build 2 frames asking {k} keys", [re2d, "rig", "build", sk, "--motion", f"walk={s(f'r45-keys-{k}.bvh')}", "--out", o(f"r45-1-{k}")],
+                        1, "rig-max-keys", max_cpu=2, max_mib=64, absent=[o(f"r45-1-{k}")]))
+    runs.append(Run("r45-1 rig motion 2 frames asking 1M keys", [re2d, "rig", "motion", sk, "--motion", f"walk={s('r45-keys-1M.bvh')}"], 1, "rig-max-keys", max_cpu=2, max_mib=64))
+    # 2: clip names refused when the options are parsed (exit 2), before any work
+    for tag, args, text in [
+        ("the machine's input", ["--motion", f"speed={walk}:once"], "state machine's input"),
+        ("empty", ["--motion", f"={walk}"], "empty"),
+        ("empty --clip", ["--motion", walk, "--clip", ""], "empty"),
+        ("twice", ["--motion", f"walk={walk}", "--motion", f"walk={walk}:once"], "two motions"),
+        ("--range without --motion", ["--range", "0..1"], "no --motion"),
+    ]:
+        d = o("r45-2-" + tag.replace(" ", "-").replace("'", ""))
+        runs.append(Run(f"r45-2 rig build clip name {tag}", [re2d, "rig", "build", sk, *args, "--out", d], 2, text, max_cpu=1, absent=[d]))
+    # 3: blend thresholds beyond binary32 or equal in it, refused with the model's code; riv check
+    # flags a non-finite threshold (and, decided leniencies, a name that is not UTF-8 and a
+    # transition into the Entry state)
+    for k in ["1e39", "1e308", "f32-equal"]:
+        runs.append(Run(f"r45-3 export-riv threshold {k}", [re2d, "export-riv", s(f"r45-threshold-{k}.model.json"), "-o", o(f"r45-3-{k}.riv")], 1, "E_MODEL_JSON", absent=[o(f"r45-3-{k}.riv")]))
+    runs.append(Run("r45-3 render-ref threshold 1e39", [re2d, "riv", "render-ref", s("r45-threshold-1e39.model.json"), "-o", o("r45-3.png")], 1, "E_MODEL_JSON", absent=[o("r45-3.png")]))
+    runs.append(Run("r45-3 export-riv threshold 0, 1 (the positive control)", [re2d, "export-riv", s("r45-threshold-ok.model.json"), "-o", o("r45-3-ok.riv")], 0))
+    for k, text in [("threshold-inf", "not a finite number"), ("threshold-nan", "not a finite number"),
+                    ("input-name-latin1", "not UTF-8"), ("any-to-entry", "EntryState")]:
+        runs.append(Run(f"r45-3 riv check {k}", [re2d, "riv", "check", s(f"r45-{k}.riv")], 1, text))
+    # 4: linear state-machine validation: 250 000 triggers, 130 000 clips in the blend
+    for k in ["triggers-250k", "blend-130k"]:
+        runs.append(Run(f"r45-4 export-riv {k}", [re2d, "export-riv", s(f"r45-{k}.model.json"), "-o", o(f"r45-4-{k}.riv")], 0, max_cpu=8))
+        runs.append(Run(f"r45-4 render-ref {k}", [re2d, "riv", "render-ref", s(f"r45-{k}.model.json"), "-o", o(f"r45-4-{k}.png")], 0, max_cpu=8))
+    # 5: embedded bytes bounded from the file sizes, before reading or encoding
+    for k in ["700M", "400M", "2x400M"]:
+        runs.append(Run(f"r45-5 export-riv texture {k}", [re2d, "export-riv", s(f"r45-tex-{k}.model.json"), "-o", o(f"r45-5-{k}.riv")],
+                        1, "riv-max-embedded", max_mib=64, absent=[o(f"r45-5-{k}.riv")]))
+    runs.append(Run("r45-5 render-ref texture 700M", [re2d, "riv", "render-ref", s("r45-tex-700M.model.json"), "-o", o("r45-5.png")],
+                    1, "riv-max-embedded", max_mib=64, absent=[o("r45-5.png")]))
+    return runs
+
+
 def control_runs(re2d: str, i: Path, out: Path) -> list:
     # png-max-bytes raised to its maximum lets render-ref ask for a 14000² canvas (3 GiB of f32
     # pixels): more than the 2 GiB cap holds, so the allocation aborts (exit 134)
@@ -275,15 +329,24 @@ def control_runs(re2d: str, i: Path, out: Path) -> list:
 
 def qjs_runs(qjs: str, out: Path) -> list:
     """tests/hostile/qjs/*.js|*.mjs, each with the flags of its first line (`// args: ...`), run
-    in the work folder (anything a script writes lands there)."""
+    in the work folder (anything a script writes lands there; the generated inputs are `../in/`).
+    An optional second line `// expect: code=N max_mib=M max_cpu=S` sets the expected exit code
+    and bounds (the r45 scripts: each prints one line and exits 1 when the behaviour is wrong)."""
     d = REPO / "tests" / "hostile" / "qjs"
     runs = []
     for f in sorted(list(d.glob("*.js")) + list(d.glob("*.mjs"))):
-        first = f.read_text().splitlines()[0]
+        lines = f.read_text().splitlines()
+        first = lines[0]
         if not first.startswith("// args:"):
             raise SystemExit(f"hostile: {f}: the first line must be '// args: FLAGS'")
         flags = first[len("// args:"):].split()
-        runs.append(Run(f"re2d-qjs {' '.join(flags + [f.name])}", [qjs, *flags, str(f)], cwd=str(out)))
+        expect = {}
+        if len(lines) > 1 and lines[1].startswith("// expect:"):
+            expect = dict(kv.split("=", 1) for kv in lines[1][len("// expect:"):].split())
+        runs.append(Run(f"re2d-qjs {' '.join(flags + [f.name])}", [qjs, *flags, str(f)], cwd=str(out),
+                        expect_code=int(expect["code"]) if "code" in expect else None,
+                        max_mib=int(expect["max_mib"]) if "max_mib" in expect else None,
+                        max_cpu=float(expect["max_cpu"]) if "max_cpu" in expect else None))
     if not runs:
         raise SystemExit(f"hostile: no scripts in {d}")
     return runs
@@ -297,6 +360,8 @@ def main() -> int:
     ap.add_argument("--control", action="store_true")
     ap.add_argument("--gen", help="the hostile_inputs generator (default: the one beside --bin)")
     ap.add_argument("--only", help="run only the cases whose name contains this text")
+    ap.add_argument("--table", help="also write a Markdown table of every run (exit code, last stderr "
+                    "line, peak RSS, CPU) to this file: the before/after tables of the issues")
     a = ap.parse_args()
     if shutil.which("prlimit") is None:
         print("hostile: prlimit (util-linux) is required", file=sys.stderr)
@@ -322,20 +387,26 @@ def main() -> int:
     if a.control:
         runs = control_runs(re2d, inputs, out)
     else:
-        runs = huge_runs(re2d, inputs, out) + issue29_runs(re2d, inputs, out) + corpus_runs(re2d, out) + qjs_runs(qjs, out)
+        runs = (huge_runs(re2d, inputs, out) + issue29_runs(re2d, inputs, out) + issue45_runs(re2d, inputs, out)
+                + corpus_runs(re2d, out) + qjs_runs(qjs, out))
     if a.only:
         runs = [r for r in runs if a.only in r.name]
-    failures, rss = [], []
+    failures, rss, table = [], [], []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         for run, rc, err, kib, cpu in pool.map(execute, runs):
             rss.append((kib, rc, run.name, cpu))
+            last = err.strip().splitlines()[-1] if err.strip() else ""
+            table.append(f"| {run.name} | {rc} | {last[:160].replace('|', '/')} | {kib / 1024:.0f} | {cpu:.2f} |")
             why = verdict(run, rc, err, kib, cpu)
             if why:
                 first = err.strip().splitlines()[-1][:200] if err.strip() else ""
                 failures.append(f"  {run.name}: {why}  [{first}]")
+    if a.table:
+        Path(a.table).write_text("| run | exit | stderr (last line) | peak MiB | CPU s |\n|---|---|---|---|---|\n"
+                                 + "\n".join(table) + "\n")
     if not a.control:
         print("hostile: peak RSS of the generated huge inputs (and the largest corpus run):")
-        huge = len(huge_runs(re2d, inputs, out)) + len(issue29_runs(re2d, inputs, out))
+        huge = len(huge_runs(re2d, inputs, out)) + len(issue29_runs(re2d, inputs, out)) + len(issue45_runs(re2d, inputs, out))
         if a.only:
             huge = len(runs)
         for kib, rc, name, cpu in rss[:huge] + [max(rss[huge:], default=(0, 0, "-", 0.0))]:

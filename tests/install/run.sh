@@ -36,6 +36,14 @@ ok "$p/bin/re2d" compile "$repo/assets/prop.surface.json" -o "$w/prop.png"
 ok sh -c "'$p/bin/re2d' atlas inspect '$w/prop.png' | grep -q 'problems: none'"
 not "$p/bin/re2d" compile "$w/missing.json" -o "$w/x.png"
 
+# the installed re2d writes a player page with the installed Rive runtime beside it (docs/pages.md)
+ok test -f "$p/share/re2d/rive.js"
+ok "$p/bin/re2d" export-riv "$repo/tests/riv/fixtures/walk/model.json" -o "$w/walk.riv"
+ok "$p/bin/re2d" rig page "$w/walk.riv" --clip walk
+ok cmp -s "$w/rive.js" "$p/share/re2d/rive.js"
+ok grep -q 'atob(' "$w/walk.html"
+not "$p/bin/re2d" rig page "$w/walk.riv" --clip walk --runtime "$w/no-such-rive.js"
+
 # the installed re2d-qjs runs a script with its built-in modules
 ok same "$(cd "$w" && "$p/bin/re2d-qjs" "$repo/tests/install/script.mjs" a b)" "qjs ok a,b function object"
 not same "$(cd "$w" && "$p/bin/re2d-qjs" "$repo/tests/install/script.mjs" a)" "qjs ok a,b function object"

@@ -175,6 +175,37 @@ fn text(r: &Record, key: u64) -> String {
         .unwrap_or_default()
 }
 
+/// The string properties (names): UTF-8 in every file re2d writes.
+const STRING_KEYS: [u64; 4] = [4, 55, 138, 203];
+
+/// Values no file re2d writes holds (issue 45): a non-finite number in any
+/// double property (the Artboard's size and a key's value have their own
+/// messages) and a name that is not UTF-8.
+fn value_problems(r: &Record, p: &mut Problems) {
+    for (k, f) in &r.fields {
+        // the Artboard's size and a key's value have their own messages
+        let own =
+            (r.type_key == ARTBOARD && matches!(k, 7 | 8)) || (r.type_key == KEY_FRAME && *k == 70);
+        match f {
+            Field::Float(v) if !v.is_finite() && !own => {
+                p.push(format!(
+                    "{} at byte {}: property {k} = {v} is not a finite number",
+                    type_name(r.type_key),
+                    r.offset
+                ));
+            }
+            Field::Blob(b) if STRING_KEYS.contains(k) && std::str::from_utf8(b).is_err() => {
+                p.push(format!(
+                    "{} at byte {}: the name (property {k}) is not UTF-8",
+                    type_name(r.type_key),
+                    r.offset
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Reads and checks `data` (a parse failure is reported as the one problem).
 pub fn check_bytes(data: &[u8], limits: &Limits) -> Report {
     match read_with(data, limits) {
@@ -292,6 +323,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                 ));
             }
         }
+        value_problems(r, &mut p);
     }
     // Object order: Backboard, (ImageAsset, FileAssetContents)*, Artboard.
     let mut i = 0;
@@ -828,8 +860,15 @@ fn check_machines(recs: &[Record], clips: u64, p: &mut Problems) -> u64 {
                 if from == ENTRY {
                     entry_transitions += 1;
                 }
+                let to = r.uint(151).unwrap_or(0);
+                // states are indexed in stream order; the Entry state is the one at its index
+                if states.get(to as usize) == Some(&ENTRY) {
+                    p.push(format!(
+                        "StateTransition at byte {at}: it leads into the EntryState (no transition may)"
+                    ));
+                }
                 have_transition = true;
-                targets.push((at, r.uint(151).unwrap_or(0)));
+                targets.push((at, to));
             }
             TRIGGER_CONDITION => {
                 if !have_transition {

@@ -656,8 +656,30 @@ fn check_key_times(
     Ok(())
 }
 
-/// Exports `model` to `.riv` bytes.
+/// The bytes `model` embeds (its texture PNGs), refused (`E_TEXTURE`) over
+/// `riv-max-embedded` of `limits` before anything is copied or encoded
+/// (a model built in memory never passed [`Model::from_json`]'s check).
+pub fn check_embedded(model: &Model, limits: &re2d::limits::Limits) -> Result<u64, RivError> {
+    let total = model
+        .textures
+        .iter()
+        .fold(0u64, |a, t| a.saturating_add(t.png.len() as u64));
+    if total > limits.riv_max_embedded_bytes {
+        return err(
+            Code::Texture,
+            format!(
+                "the textures are {total} bytes to embed, more than {} (limit riv-max-embedded, see --limit)",
+                limits.riv_max_embedded_bytes
+            ),
+        );
+    }
+    Ok(total)
+}
+
+/// Exports `model` to `.riv` bytes (the embedded bytes checked first against
+/// the current `riv-max-embedded`).
 pub fn export(model: &Model, o: &Options) -> Result<Export, RivError> {
+    check_embedded(model, &re2d::limits::Limits::current())?;
     let (objects, frame, warnings) = objects(model, o)?;
     let header = Header {
         major: if o.control == Some(Control::Badversion) {

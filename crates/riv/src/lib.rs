@@ -12,6 +12,7 @@
 //! | `check.rs` | structural check of a decoded file (`re2d riv check`) | §10.1 |
 //! | `roundtrip.rs` | decoded records == the writer's object list | §10.1 |
 //! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included | §10.2 |
+//! | `page.rs` | a page that plays a `.riv` from `file://` in the official runtime (`re2d rig page`, the pages of `rig build`) | issue 45, 47 |
 //!
 //! Pipeline: [`Model::load`] → [`export::export`] → bytes (published by the
 //! CLI); [`check::check_bytes`] and [`reference::render`] are the two
@@ -31,6 +32,7 @@ pub mod export;
 pub mod keys;
 pub mod machine;
 pub mod model;
+pub mod page;
 pub mod read;
 pub mod reference;
 pub mod roundtrip;

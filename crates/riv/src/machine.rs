@@ -16,7 +16,7 @@
 //! | Entry | 0 | → the blend, unconditional, duration 0 |
 //! | Any | 1 | → one-shot `k` when its trigger fires (one transition per trigger) |
 //! | Exit | 2 | — |
-//! | BlendState1DInput | 3 | the Number input (`speed`, initial 0) over the `blend` clips at their thresholds (strictly ascending), Reset flag (536 = 2) |
+//! | BlendState1DInput | 3 | the Number input (`speed`, initial 0) over the `blend` clips at their thresholds (finite and strictly ascending in binary32, the type the file stores), Reset flag (536 = 2) |
 //! | AnimationState | 4 + k | one-shot `k`'s clip; → the blend at 100 % of the clip (flags 12, exitTime 100) |
 //!
 //! Inputs: the Number first (input 0), then one Trigger per one-shot
@@ -31,6 +31,8 @@
 //! `sm-unread` adds a Number input and a Trigger per one-shot after the
 //! named inputs, and the blend and the conditions read those instead (the
 //! named inputs then drive nothing).
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value as Json;
 
@@ -82,19 +84,25 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
     };
     let name = text("name", "sm")?;
     let input = text("input", "speed")?;
+    // one pass over the clips, then one lookup per entry: linear in the
+    // entries (issue 45: a list search per entry was quadratic)
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(clips.len());
+    for (i, c) in clips.iter().enumerate() {
+        by_name.entry(c.name.as_str()).or_insert(i);
+    }
     let clip = |n: &Json, at: &str| -> Result<usize, RivError> {
         let Json::String(n) = n else {
             return bad(format!("{at}: the clip is not a string"));
         };
-        match clips.iter().position(|c| &c.name == n) {
-            Some(i) => Ok(i),
+        match by_name.get(n.as_str()) {
+            Some(&i) => Ok(i),
             None => bad(format!("{at}: no clip '{n}'")),
         }
     };
-    let list = |k: &str| -> Result<Vec<Json>, RivError> {
+    let list = |k: &str| -> Result<&[Json], RivError> {
         match m.get(k) {
-            None | Some(Json::Null) => Ok(Vec::new()),
-            Some(Json::Array(a)) => Ok(a.clone()),
+            None | Some(Json::Null) => Ok(&[]),
+            Some(Json::Array(a)) => Ok(a.as_slice()),
             Some(_) => bad(format!("{k} is not an array")),
         }
     };
@@ -104,15 +112,12 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
         let Some([c, t]) = e.as_array().map(Vec::as_slice) else {
             return bad(format!("{at} is not a [clip, threshold] pair"));
         };
-        let t = t.as_f64().filter(|t| t.is_finite()).ok_or_else(|| {
-            RivError::new(
-                Code::ModelJson,
-                format!("state_machine: {at}: the threshold is not a finite number"),
-            )
-        })?;
-        if blend.last().is_some_and(|&(_, p)| t <= p) {
+        let t = threshold(t, &at)?;
+        if let Some(&(_, p)) = blend.last()
+            && t as f32 <= p as f32
+        {
             return bad(format!(
-                "{at}: threshold {t} does not increase (the runtime never sorts them)"
+                "{at}: threshold {t:?} does not increase in binary32 over {p:?} (the .riv stores f32; the runtime never sorts them)"
             ));
         }
         blend.push((clip(c, &at)?, t));
@@ -121,6 +126,8 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
         return bad("blend needs at least one clip");
     }
     let mut triggers: Vec<(usize, String)> = Vec::new();
+    let mut names: HashSet<&str> = HashSet::new();
+    names.insert(input.as_str());
     for (i, e) in list("triggers")?.iter().enumerate() {
         let at = format!("triggers[{i}]");
         let Some([c, n]) = e.as_array().map(Vec::as_slice) else {
@@ -129,7 +136,7 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
         let Some(n) = n.as_str().filter(|n| !n.is_empty()) else {
             return bad(format!("{at}: the trigger name is not a non-empty string"));
         };
-        if n == input || triggers.iter().any(|(_, t)| t == n) {
+        if !names.insert(n) {
             return bad(format!("{at}: input name '{n}' is used twice"));
         }
         triggers.push((clip(c, &at)?, n.to_string()));
@@ -140,6 +147,18 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
         blend,
         triggers,
     }))
+}
+
+/// A blend threshold: a number that is finite in binary32, the type the
+/// `.riv` stores it as (`1e39` or `±1e308` would be written as ±inf).
+fn threshold(t: &Json, at: &str) -> Result<f64, RivError> {
+    match t.as_f64() {
+        Some(v) if v.is_finite() && (v as f32).is_finite() => Ok(v),
+        Some(v) if v.is_finite() => bad(format!(
+            "{at}: threshold {v:?} is beyond binary32 (the .riv would hold an infinity)"
+        )),
+        _ => bad(format!("{at}: the threshold is not a finite number")),
+    }
 }
 
 /// The machine's records (§11.4 order), appended to `out`.

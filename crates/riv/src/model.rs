@@ -231,6 +231,50 @@ fn numbers(v: Option<&Json>, code: Code, what: &str) -> Result<Vec<f64>, RivErro
     }
 }
 
+/// Reads a texture file that will be embedded in the `.riv`: refused
+/// (`E_TEXTURE`, naming `riv-max-embedded`) from its size before it is read
+/// when the textures read so far (`embedded`, updated) and it exceed the
+/// limit; a file that does not tell its size (a pipe) is read only up to
+/// what is left.
+pub fn read_embedded(
+    p: &Path,
+    id: &str,
+    embedded: &mut u64,
+    limits: &Limits,
+) -> Result<Vec<u8>, RivError> {
+    use re2d::limits::read_file;
+    let bad = |e: String| {
+        RivError::new(
+            Code::Texture,
+            format!("textures.{id}: {}: {e}", p.display()),
+        )
+    };
+    let left = limits.riv_max_embedded_bytes.saturating_sub(*embedded);
+    let over = |size: u64| {
+        bad(format!(
+            "{size} bytes or more to embed beside {embedded} already, more than {} (limit riv-max-embedded, see --limit)",
+            limits.riv_max_embedded_bytes,
+            embedded = *embedded
+        ))
+    };
+    if let Ok(m) = std::fs::metadata(p)
+        && m.is_file()
+        && m.len() > left
+    {
+        return Err(over(m.len()));
+    }
+    let bytes = if left < limits.file_max_bytes {
+        read_file(p, left, "riv-max-embedded").map_err(|e| match e {
+            re2d::limits::ReadError::TooLarge(_) => over(left.saturating_add(1)),
+            e => bad(e.to_string()),
+        })?
+    } else {
+        read_file(p, limits.file_max_bytes, "file-max-bytes").map_err(|e| bad(e.to_string()))?
+    };
+    *embedded += bytes.len() as u64;
+    Ok(bytes)
+}
+
 impl Model {
     /// Reads and validates `MODEL.json`; textures are paths relative to it.
     pub fn load(path: &Path, limits: &Limits) -> Result<Model, RivError> {
@@ -248,6 +292,7 @@ impl Model {
         let json: Json = serde_json::from_slice(&text)
             .map_err(|e| RivError::new(Code::ModelJson, format!("{}: {e}", path.display())))?;
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut embedded = 0u64;
         let mut load = |id: &str, entry: &Json| -> Result<(String, Vec<u8>), RivError> {
             let Json::String(rel) = entry else {
                 return err(
@@ -256,12 +301,7 @@ impl Model {
                 );
             };
             let p = dir.join(rel);
-            let bytes = read_file(&p, limits.file_max_bytes, "file-max-bytes").map_err(|e| {
-                RivError::new(
-                    Code::Texture,
-                    format!("textures.{id}: {}: {e}", p.display()),
-                )
-            })?;
+            let bytes = read_embedded(&p, id, &mut embedded, limits)?;
             let name = p
                 .file_name()
                 .map_or_else(|| rel.clone(), |n| n.to_string_lossy().into_owned());
@@ -570,6 +610,7 @@ fn parse_parts(
     };
     let mut textures: Vec<Texture> = Vec::new();
     let mut decoded = 0u64;
+    let mut embedded = 0u64;
     let mut parts = Vec::with_capacity(list.len());
     for (pi, pv) in list.iter().enumerate() {
         let Json::Object(p) = pv else {
@@ -713,6 +754,18 @@ fn parse_parts(
                             return err(Code::Texture, format!("{at}: unknown texture id '{id}'"));
                         };
                         let (tname, png) = source(&id, entry)?;
+                        // every source (a file, bytes from a script, a build's
+                        // pages): the embedded total, before anything is decoded
+                        embedded = embedded.saturating_add(png.len() as u64);
+                        if embedded > limits.riv_max_embedded_bytes {
+                            return err(
+                                Code::Texture,
+                                format!(
+                                    "textures.{id} ('{tname}'): the textures together are {embedded} bytes to embed, more than {} (limit riv-max-embedded, see --limit)",
+                                    limits.riv_max_embedded_bytes
+                                ),
+                            );
+                        }
                         let Some((w, h)) = png_header_size(&png) else {
                             return err(
                                 Code::Texture,

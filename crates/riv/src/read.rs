@@ -6,7 +6,8 @@
 //! own transcription of the §4.2 key table ([`known_field`]), so an encoding
 //! slip in one is caught by the other. It never panics and never allocates
 //! more than the input size (every length is checked against the bytes
-//! left); [`re2d::limits::Limits::riv_max_objects`] bounds the object count.
+//! left); [`re2d::limits::Limits::riv_max_objects`] bounds the object count
+//! and [`re2d::limits::Limits::riv_max_embedded_bytes`] the embedded bytes.
 
 use re2d::limits::Limits;
 
@@ -188,6 +189,10 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// `FileAssetContents.bytes`: what the file embeds (texture PNGs), all
+/// together within `riv-max-embedded`.
+const EMBEDDED_KEY: u64 = 212;
+
 /// Parses a whole file with the default limits.
 pub fn read(data: &[u8]) -> Result<RivFile, ReadError> {
     read_with(data, &Limits::DEFAULT)
@@ -247,6 +252,7 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
         ));
     }
     let mut scratch: Vec<(u64, Field)> = Vec::new();
+    let mut embedded = 0u64;
     while !c.at_end() {
         if records.len() as u64 >= limits.riv_max_objects {
             return c.fail(format!(
@@ -285,7 +291,17 @@ pub fn read_with(data: &[u8], limits: &Limits) -> Result<RivFile, ReadError> {
                 Kind::Uint => Field::Uint(c.varuint()?),
                 Kind::Blob => {
                     let n = c.varuint()?;
-                    Field::Blob(c.take(n)?.to_vec())
+                    let bytes = c.take(n)?;
+                    if key == EMBEDDED_KEY {
+                        embedded = embedded.saturating_add(n);
+                        if embedded > limits.riv_max_embedded_bytes {
+                            return c.fail(format!(
+                                "the embedded file contents add up to {embedded} bytes or more, more than {} (limit riv-max-embedded, see --limit)",
+                                limits.riv_max_embedded_bytes
+                            ));
+                        }
+                    }
+                    Field::Blob(bytes.to_vec())
                 }
                 Kind::Float => Field::Float(f32::from_bits(c.u32_le()?)),
                 Kind::Color => Field::Color(c.u32_le()?),

@@ -901,3 +901,63 @@ fn non_finite_and_huge_numbers_are_typed_errors() {
         }
     }
 }
+
+/// Issue 45 class 5: the bytes a `.riv` embeds (its texture PNGs) are
+/// bounded by `riv-max-embedded` before anything is copied or encoded: a
+/// texture file from its size before it is read, the textures of any source
+/// when the model is validated, a model built in memory before export, and
+/// a file that embeds more when it is read.
+#[test]
+fn embedded_bytes_are_bounded_before_the_work() {
+    let png = re2d_testkit::riv::texture(0.3);
+    let n = png.len() as u64;
+    let tight = Limits {
+        riv_max_embedded_bytes: n,
+        ..Limits::DEFAULT
+    };
+    // one texture fits exactly; two do not (the model's texture source)
+    let two = json!({"version": 1, "name": "s",
+        "skeleton": {"root": {"x": 5, "y": 5, "length": 10}},
+        "textures": {"t": "t.png", "u": "u.png"},
+        "parts": [quad("a", 0.5, 0.0, json!(["root","root","root","root"])),
+                  {"name": "b", "depth": 0.4, "texture": "u", "verts": [0, 0, 10, 0, 10, 10, 0, 10],
+                   "uv": [0,0, 1,0, 1,1, 0,1], "tris": [0,1,2, 0,2,3], "bones": ["root","root","root","root"]}]});
+    let mut src = |id: &str, _e: &Json| -> Result<(String, Vec<u8>), re2d_riv::RivError> {
+        Ok((format!("{id}.png"), png.clone()))
+    };
+    let e = Model::from_json(&two, &mut src, &tight).unwrap_err();
+    assert_eq!(e.code, Code::Texture, "{e}");
+    assert!(e.message.contains("riv-max-embedded"), "{e}");
+    let m = Model::from_json(&two, &mut src, &Limits::DEFAULT).unwrap();
+    // a model built in memory: refused before export copies or encodes it
+    let e = re2d_riv::export::check_embedded(&m, &tight).unwrap_err();
+    assert!(e.message.contains("riv-max-embedded"), "{e}");
+    assert_eq!(
+        re2d_riv::export::check_embedded(&m, &Limits::DEFAULT).unwrap(),
+        2 * n
+    );
+    // a file over what is left: refused from its size, before it is read
+    let dir = std::env::temp_dir().join(format!("re2d-riv-embedded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.png"), &png).unwrap();
+    std::fs::write(dir.join("u.png"), &png).unwrap();
+    std::fs::write(dir.join("model.json"), two.to_string()).unwrap();
+    let e = Model::load(&dir.join("model.json"), &tight).unwrap_err();
+    assert!(
+        e.message.contains("u.png") && e.message.contains("riv-max-embedded"),
+        "{e}"
+    );
+    let mut embedded = 0;
+    let fifo_like = re2d_riv::model::read_embedded(&dir.join("t.png"), "t", &mut embedded, &tight);
+    assert_eq!(fifo_like.unwrap().len() as u64, n);
+    assert_eq!(embedded, n);
+    let e =
+        re2d_riv::model::read_embedded(&dir.join("u.png"), "u", &mut embedded, &tight).unwrap_err();
+    assert!(e.message.contains("riv-max-embedded"), "{e}");
+    // reading a .riv: its FileAssetContents together within the limit
+    let bytes = export(&m, &Options::default()).unwrap().bytes;
+    assert!(re2d_riv::read::read_with(&bytes, &Limits::DEFAULT).is_ok());
+    let e = re2d_riv::read::read_with(&bytes, &tight).unwrap_err();
+    assert!(e.reason.contains("riv-max-embedded"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -204,3 +204,75 @@ fn the_check_rejects_broken_machines() {
     let p = patch("3F 00 41", "40 00 41");
     assert!(p.iter().any(|x| x.contains("EntryState")), "{p:?}");
 }
+
+/// Issue 45 class 3: a threshold is stored as binary32, so it must be
+/// finite there (1e39 and ±1e308 would be written as ±inf) and increase
+/// there (1 and 1.00000001 are one f32) — refused with the model's code,
+/// never written or left to an "internal error".
+#[test]
+fn thresholds_must_be_finite_and_increase_in_binary32() {
+    for (blend, want) in [
+        (json!([["idle", 0.0], ["walk", 1e39]]), "beyond binary32"),
+        (
+            json!([["idle", -1e308], ["walk", 1e308]]),
+            "beyond binary32",
+        ),
+        (
+            json!([["idle", 1.0], ["walk", 1.00000001]]),
+            "does not increase in binary32",
+        ),
+    ] {
+        let m = json!({"blend": blend, "triggers": [["jump", "jump"]]});
+        let e = model(m.clone()).unwrap_err();
+        assert_eq!(e.code, Code::ModelJson, "{m}");
+        assert!(e.to_string().contains(want), "{m}: {e}");
+    }
+    // the largest finite f32 and two thresholds one f32 step apart are fine
+    let (a, b) = (1.0f32, f32::from_bits(1.0f32.to_bits() + 1));
+    let m = json!({"blend": [["idle", a as f64], ["walk", b as f64]], "triggers": []});
+    assert!(model(m).is_ok());
+    let m = json!({"blend": [["idle", 0.0], ["walk", f32::MAX as f64]], "triggers": []});
+    assert!(model(m).is_ok());
+}
+
+/// Issue 45 class 3: `riv check` flags a non-finite threshold (NaN passed
+/// the order test: every comparison with NaN is false), a name that is not
+/// UTF-8 and a transition into the Entry state.
+#[test]
+fn the_check_flags_values_no_re2d_file_holds() {
+    let m = model(sm()).unwrap();
+    let bytes = export(&m, &Options::default()).unwrap().bytes;
+    assert!(check_bytes(&bytes, &Limits::DEFAULT).ok());
+    let n = bytes.len();
+    let ex = hex(WORKED_EXAMPLE);
+    let start = n - ex.len();
+    let patch = |from: &str, to: &str| {
+        let (f, t) = (hex(from), hex(to));
+        let mut b = bytes.clone();
+        let pos = b[start..]
+            .windows(f.len())
+            .position(|w| w == f.as_slice())
+            .unwrap()
+            + start;
+        b[pos..pos + f.len()].copy_from_slice(&t);
+        check_bytes(&b, &Limits::DEFAULT).problems
+    };
+    // the second threshold 1.0 (00 00 80 3F) as +inf, NaN and -inf
+    for (f32_hex, what) in [
+        ("00 00 80 7F", "inf"),
+        ("00 00 C0 7F", "NaN"),
+        ("00 00 80 FF", "-inf"),
+    ] {
+        let p = patch("A6 01 00 00 80 3F", &format!("A6 01 {f32_hex}"));
+        assert!(
+            p.iter().any(|x| x.contains("not a finite number")),
+            "{what}: {p:?}"
+        );
+    }
+    // the input "speed" spelt with a Latin-1 byte
+    let p = patch("73 70 65 65 64", "73 70 E9 65 64");
+    assert!(p.iter().any(|x| x.contains("not UTF-8")), "{p:?}");
+    // the Any state's transition into the Entry state (index 0)
+    let p = patch("41 97 01 04", "41 97 01 00");
+    assert!(p.iter().any(|x| x.contains("into the EntryState")), "{p:?}");
+}

@@ -10,6 +10,7 @@
 //! | `character.riv` | that model through the `.riv` writer |
 //! | `report.json` | every number with its control's number and threshold, the gates, the stage times |
 //! | `sheet.png` | contact sheet: drawing, ownership map, reassembly, its difference, hidden fill, meshes; eight walk frames |
+//! | `<clip>.html`, `machine.html`, `rive.js` | with the Rive runtime ([`Options::runtime`]): a page per clip and one for the state machine, playing `character.riv` (embedded) from `file://` ([`pages_of`]) |
 //!
 //! Textures in `model.json` are the part PNGs, by relative path. Every file
 //! is computed in memory; the CLI publishes the folder all or nothing.
@@ -32,6 +33,7 @@ use crate::cut::verify::{self, PivotMap};
 use crate::declare::silhouette::{Silhouette, silhouette};
 use crate::declare::skeleton::{Skeleton, png_name};
 use crate::declare::tree::{self, Tree};
+use crate::motion::bvh::ClipBudget;
 use crate::motion::{self, MotionOptions, Retargeted};
 use crate::skin::mesh::{self, PartMesh, PartSteps};
 use crate::skin::pages::{self, Pages};
@@ -103,14 +105,10 @@ impl MotionSpec {
         if path.is_empty() {
             return Err(format!("'{s}': no BVH file (NAME=FILE.bvh[:once|:loop])"));
         }
-        if !name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-        {
-            return Err(format!(
-                "'{s}': the clip name '{name}' may hold only letters, digits, '_' and '-'"
-            ));
+        if s.starts_with('=') {
+            return Err(format!("'{s}': the clip name is empty (NAME=FILE.bvh)"));
         }
+        check_clip_name(&name).map_err(|e| format!("'{s}': {e}"))?;
         Ok(MotionSpec {
             name,
             path: PathBuf::from(path),
@@ -120,6 +118,68 @@ impl MotionSpec {
             forward: None,
         })
     }
+}
+
+/// The Number input of the state machine ([`machine_json`]); no clip may
+/// take its name (one-shot clips name their triggers after themselves).
+pub const MACHINE_INPUT: &str = "speed";
+
+/// The state machine's page in the build folder is `machine.html`, so no
+/// clip (whose page is `<clip>.html`) may take this name.
+pub const MACHINE_PAGE: &str = "machine";
+
+/// The longest clip name (bytes): it names a page file (`NAME.html`) and a
+/// trigger of the state machine.
+pub const CLIP_NAME_MAX_BYTES: usize = re2d::limits::RIG_NAME_MAX_BYTES;
+
+/// A clip name as `--motion NAME=…` and `--clip` take it: 1 to
+/// [`CLIP_NAME_MAX_BYTES`] bytes of letters, digits, `_` and `-`, and
+/// neither the state machine's input [`MACHINE_INPUT`] nor its page
+/// [`MACHINE_PAGE`]. `Err` says why not.
+pub fn check_clip_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the clip name is empty".into());
+    }
+    if name.len() > CLIP_NAME_MAX_BYTES {
+        return Err(format!(
+            "the clip name is {} bytes, more than {CLIP_NAME_MAX_BYTES}",
+            name.len()
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "the clip name '{name}' may hold only letters, digits, '_' and '-'"
+        ));
+    }
+    if name == MACHINE_INPUT {
+        return Err(format!(
+            "the clip name '{name}' is the state machine's input (choose another name)"
+        ));
+    }
+    if name == MACHINE_PAGE {
+        return Err(format!(
+            "the clip name '{name}' names the state machine's page {MACHINE_PAGE}.html (choose another name)"
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses two motions of one name (`E_RIG_MOTION`); the CLI calls it when
+/// it parses the options.
+pub fn check_clip_names(specs: &[MotionSpec]) -> Result<(), RigError> {
+    let mut seen = std::collections::HashSet::new();
+    for s in specs {
+        if !seen.insert(s.name.as_str()) {
+            return Err(RigError::new(
+                "E_RIG_MOTION",
+                format!("two motions are called '{}'", s.name),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Parses `A..B` (seconds, A < B).
@@ -153,6 +213,10 @@ pub struct Options {
     pub fps: u32,
     /// How contested pixels are owned (`--slicing`).
     pub slicing: Rule,
+    /// The Rive web runtime (`rive.js` of `@rive-app/canvas-single`): with
+    /// it the folder gets a page per clip and one for the state machine
+    /// ([`PAGE_RUNTIME`] beside them; `re2d_riv::page`), `None`: no pages.
+    pub runtime: Option<Vec<u8>>,
 }
 
 impl Default for Options {
@@ -161,8 +225,35 @@ impl Default for Options {
             motions: Vec::new(),
             fps: 60,
             slicing: Rule::Paint,
+            runtime: None,
         }
     }
+}
+
+/// The runtime's file name beside the pages.
+pub const PAGE_RUNTIME: &str = "rive.js";
+
+/// The pages of a build folder (issue 45, 47): `<clip>.html` per clip and
+/// `machine.html` for the state machine, each playing `character.riv`
+/// (embedded) with [`PAGE_RUNTIME`] beside it — the code of `re2d rig page`.
+pub fn pages_of(riv: &[u8], info: &riv::page::Playable) -> Vec<(String, Vec<u8>)> {
+    let mut plays: Vec<riv::page::Play> = info
+        .clips
+        .iter()
+        .map(|c| riv::page::Play::Clip(c.clone()))
+        .collect();
+    plays.extend(
+        info.machines
+            .first()
+            .map(|m| riv::page::Play::Machine(m.name.clone())),
+    );
+    plays
+        .into_iter()
+        .map(|p| {
+            let html = riv::page::page(riv, "character.riv", info, &p, PAGE_RUNTIME);
+            (p.file_name(), html.into_bytes())
+        })
+        .collect()
 }
 
 /// A declaration and its drawing.
@@ -383,14 +474,49 @@ pub fn remesh(
     Ok((steps, meshes, step))
 }
 
-/// Motion: one clip retargeted from a BVH file.
+/// Motion: one clip retargeted from a BVH file, charged against the whole
+/// of `rig-max-keys` ([`motion_stage_within`]).
 pub fn motion_stage(
     sk: &Skeleton,
     spec: &MotionSpec,
     fps: u32,
     limits: &Limits,
 ) -> Result<Retargeted, RigError> {
-    let bvh = crate::motion::bvh::read(&spec.path, limits)?;
+    motion_stage_within(sk, spec, fps, limits, limits.rig_max_keys).map(|(r, _)| r)
+}
+
+/// The clip budget of a motion ([`crate::motion::bvh::ClipBudget`]): the
+/// declared bones plus one translation track per root bone, over the
+/// capture, its `--range`, or the longest gait cycle for a `:loop` motion.
+pub fn clip_budget(sk: &Skeleton, spec: &MotionSpec, fps: u32, left: u64) -> ClipBudget {
+    let roots = sk.bones.iter().filter(|b| b.parent.is_none()).count();
+    let seconds = match (spec.range, spec.mode) {
+        (Some((a, b)), _) => Some(b - a),
+        (None, motion::Mode::Cycle) => Some(crate::motion::gait::CYCLE_MAX_SECONDS),
+        _ => None,
+    };
+    ClipBudget {
+        fps: fps as f64,
+        tracks: (sk.bones.len() + roots) as u64,
+        seconds,
+        left,
+    }
+}
+
+/// [`motion_stage`] with `left` key values of `rig-max-keys` (issue 45):
+/// the capture is charged its keys × tracks at its `Frame Time:` line and
+/// refused there when they do not fit; returns the clip and the key values
+/// it holds.
+pub fn motion_stage_within(
+    sk: &Skeleton,
+    spec: &MotionSpec,
+    fps: u32,
+    limits: &Limits,
+    left: u64,
+) -> Result<(Retargeted, u64), RigError> {
+    let budget = clip_budget(sk, spec, fps, left);
+    let bvh = crate::motion::bvh::read_for_clip(&spec.path, limits, Some(&budget))
+        .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))?;
     let opts = MotionOptions {
         facing_right: sk.facing_right,
         fps: fps as f64,
@@ -404,8 +530,10 @@ pub fn motion_stage(
         forward: spec.forward,
         ..MotionOptions::default()
     };
-    motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)
-        .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))
+    let r = motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)
+        .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))?;
+    let used = (r.report.keys as u64).saturating_mul(budget.tracks);
+    Ok((r, used))
 }
 
 /// Everything `rig build` computed.
@@ -426,17 +554,12 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     // motion first: a bad BVH fails before any pixel work
     let mut clock = Instant::now();
     let mut motions: Vec<(String, Retargeted)> = Vec::new();
+    check_clip_names(&opts.motions)?;
+    let mut left = limits.rig_max_keys;
     for spec in &opts.motions {
-        if motions.iter().any(|(n, _)| *n == spec.name) {
-            return Err(RigError::new(
-                "E_RIG_MOTION",
-                format!("two motions are called '{}'", spec.name),
-            ));
-        }
-        motions.push((
-            spec.name.clone(),
-            motion_stage(&input.sk, spec, opts.fps, limits)?,
-        ));
+        let (r, used) = motion_stage_within(&input.sk, spec, opts.fps, limits, left)?;
+        left = left.saturating_sub(used);
+        motions.push((spec.name.clone(), r));
     }
     // the clip of the sheet: the first cyclic one, else the first
     let primary = motions
@@ -516,6 +639,24 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         pngs,
         limits,
     )?;
+    // the model.json the folder holds must be one export-riv reads
+    limits
+        .check_json_depth(&mbytes)
+        .and_then(|()| {
+            if mbytes.len() as u64 > limits.json_max_bytes {
+                Err(re2d::limits::LimitError::new(
+                    "json-max-bytes",
+                    format!(
+                        "model.json is {} bytes, more than {}",
+                        mbytes.len(),
+                        limits.json_max_bytes
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        })
+        .map_err(|e| RigError::new("E_RIG_LIMIT", format!("model.json: {e}")))?;
     let exported = riv::export(
         &model,
         &riv::Options {
@@ -523,7 +664,13 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
             ..riv::Options::default()
         },
     )
-    .map_err(|e| RigError::new("E_RIG_MODEL", format!("internal: export failed: {e}")))?;
+    .map_err(|e| {
+        if e.message.contains("(limit ") {
+            RigError::new("E_RIG_LIMIT", e.to_string()) // a limit the user lowered
+        } else {
+            RigError::new("E_RIG_MODEL", format!("internal: export failed: {e}"))
+        }
+    })?;
     // a limit the user lowered is an input refusal, before the check reads
     // the file back (which would otherwise stop at the same limit)
     if exported.objects.len() as u64 > limits.riv_max_objects {
@@ -536,13 +683,38 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
             ),
         ));
     }
-    let check = riv::check::check_bytes(&exported.bytes, limits);
+    // read back with room for exactly the records written (the reader would
+    // otherwise reserve for as many as the file's size could hold)
+    let exact = Limits {
+        riv_max_objects: (exported.objects.len() as u64).max(1),
+        ..*limits
+    };
+    let read = riv::read::read_with(&exported.bytes, &exact).map_err(|e| {
+        RigError::new(
+            "E_RIG_MODEL",
+            format!("internal: the written .riv does not read back: {e}"),
+        )
+    })?;
+    let check = riv::check::check_with(&read, limits);
     if let Some(p) = check.problems.first() {
         return Err(RigError::new(
             "E_RIG_MODEL",
             format!("internal: the written .riv fails the check: {p}"),
         ));
     }
+    let pages = match &opts.runtime {
+        Some(rt) => {
+            let info = riv::page::Playable::of(&read)
+                .map_err(|e| RigError::new("E_RIG_MODEL", format!("internal: no page: {e}")))?;
+            let mut p = pages_of(&exported.bytes, &info);
+            if !p.is_empty() {
+                p.push((PAGE_RUNTIME.into(), rt.clone()));
+            }
+            p
+        }
+        None => Vec::new(),
+    };
+    drop(read);
     t.lap("model + riv", &mut clock);
     let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
     drop(model);
@@ -560,6 +732,7 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     );
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
+    files.extend(pages);
     files.push(("sheet.png".into(), sheet));
     let mut rbytes = serde_json::to_vec_pretty(&report).unwrap_or_default();
     rbytes.push(b'\n');

@@ -164,7 +164,7 @@ pub fn machine_json(clips: &[(&str, &motion::Walk)]) -> Value {
         .collect();
     once.sort();
     let triggers: Vec<Value> = once.iter().map(|n| json!([n, n])).collect();
-    json!({"name": "sm", "input": "speed", "blend": blend, "triggers": triggers})
+    json!({"name": "sm", "input": super::MACHINE_INPUT, "blend": blend, "triggers": triggers})
 }
 
 /// The `clips` object: one per motion, and `idle` (the drawn pose held:

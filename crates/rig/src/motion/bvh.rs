@@ -12,7 +12,9 @@
 //! `bvh-max-frames`): the `Frames:` count is refused when it is over the
 //! limit, and also when the bytes left in the file cannot hold that many
 //! frames (each value needs at least one character and one separator), so
-//! `Frames: 1000000000` never allocates anything.
+//! `Frames: 1000000000` never allocates anything. A capture read for a
+//! clip ([`parse_for_clip`]) is also charged its keys × tracks against
+//! `rig-max-keys` at the `Frame Time:` line ([`ClipBudget`]).
 //!
 //! The motion section is line based: each frame is one line holding exactly
 //! one value per channel (blank lines are skipped). A line with too few or
@@ -264,12 +266,118 @@ pub fn base_name(name: &str) -> &str {
 /// Reads a BVH file with the `bvh-max-bytes` limit (`E_IO` when it cannot
 /// be read, `E_BVH_LIMIT` when it is too large), then [`parse`]s it.
 pub fn read(path: &Path, limits: &Limits) -> Result<Bvh, RigError> {
+    read_for_clip(path, limits, None)
+}
+
+/// [`read`] for a capture that becomes a clip: `budget` is charged at the
+/// `Frame Time:` line ([`parse_for_clip`]).
+pub fn read_for_clip(
+    path: &Path,
+    limits: &Limits,
+    budget: Option<&ClipBudget>,
+) -> Result<Bvh, RigError> {
     let bytes = read_file(path, limits.bvh_max_bytes, "bvh-max-bytes").map_err(|e| match e {
         ReadError::Io(e) => RigError::new("E_IO", format!("{}: {e}", path.display())),
         ReadError::TooLarge(e) => RigError::new("E_BVH_LIMIT", format!("{}: {e}", path.display())),
     })?;
-    parse(&bytes, limits)
+    parse_for_clip(&bytes, limits, budget)
         .map_err(|e| RigError::new(e.code, format!("{}: {}", path.display(), e.message)))
+}
+
+/// What a capture may cost as a clip (issue 45): its keys × animated tracks,
+/// charged against `rig-max-keys` (and the `model.json` they imply against
+/// `json-max-bytes` and `json-max-values`) as soon as the `Frames:` and
+/// `Frame Time:` lines are read — before the motion section, the
+/// retargeting or the model cost anything. A clip has at most
+/// `round(seconds × fps) + 1` keys, `seconds` being the capture's duration
+/// (`(frames − 1) × frame time`) or [`ClipBudget::seconds`] when shorter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipBudget {
+    /// Keys per second of the clip (> 0).
+    pub fps: f64,
+    /// Animated tracks per key: every bone plus the root translation(s).
+    pub tracks: u64,
+    /// The longest excerpt the clip can take (a `--range`, the longest
+    /// gait cycle); `None`: the whole capture.
+    pub seconds: Option<f64>,
+    /// Key values left of `rig-max-keys` (earlier motions spent the rest).
+    pub left: u64,
+}
+
+impl ClipBudget {
+    /// The most keys the clip of a capture of `frames` frames of
+    /// `frame_time` seconds can have (saturating).
+    pub fn keys(&self, frames: u64, frame_time: f64) -> u64 {
+        let mut secs = frames.saturating_sub(1) as f64 * frame_time;
+        if let Some(s) = self.seconds {
+            secs = secs.min(s);
+        }
+        // `as` saturates: a huge or infinite product becomes u64::MAX
+        ((secs * self.fps).round() as u64).saturating_add(1)
+    }
+
+    /// Refuses (`E_BVH_LIMIT`, naming the limit) a clip whose key values do
+    /// not fit what is left of `rig-max-keys`, or whose keys would make a
+    /// `model.json` over `json-max-bytes` / `json-max-values`
+    /// ([`re2d::limits::RIG_KEY_JSON_BYTES`] per key value). Returns the key
+    /// values charged.
+    pub fn charge(
+        &self,
+        frames: u64,
+        frame_time: f64,
+        limits: &Limits,
+        line: usize,
+    ) -> Result<u64, RigError> {
+        use re2d::limits::{RIG_KEY_JSON_BYTES, RIG_KEY_JSON_VALUES};
+        let keys = self.keys(frames, frame_time);
+        let values = keys.saturating_mul(self.tracks);
+        let what = || {
+            format!(
+                "line {line}: {frames} frames of {frame_time} s make up to {keys} keys at {} fps x {} tracks = {values} key values",
+                self.fps, self.tracks
+            )
+        };
+        if values > self.left {
+            let spent = limits.rig_max_keys.saturating_sub(self.left);
+            let others = if spent > 0 {
+                format!(" ({spent} spent by the earlier motions)")
+            } else {
+                String::new()
+            };
+            return Err(limit(
+                "rig-max-keys",
+                format!(
+                    "{}, more than the {} left of {}{others}",
+                    what(),
+                    self.left,
+                    limits.rig_max_keys
+                ),
+            ));
+        }
+        let bytes = values.saturating_mul(RIG_KEY_JSON_BYTES);
+        if bytes > limits.json_max_bytes {
+            return Err(limit(
+                "json-max-bytes",
+                format!(
+                    "{}: up to {bytes} bytes of model.json, more than {}",
+                    what(),
+                    limits.json_max_bytes
+                ),
+            ));
+        }
+        let counted = values.saturating_mul(RIG_KEY_JSON_VALUES);
+        if counted > limits.json_max_values {
+            return Err(limit(
+                "json-max-values",
+                format!(
+                    "{}: up to {counted} JSON values in model.json, more than {}",
+                    what(),
+                    limits.json_max_values
+                ),
+            ));
+        }
+        Ok(values)
+    }
 }
 
 /// A whitespace tokenizer that counts lines (LF, CRLF and lone CR each end
@@ -414,6 +522,16 @@ enum Open {
 
 /// Parses a BVH document (never panics, for any bytes).
 pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bvh, RigError> {
+    parse_for_clip(bytes, limits, None)
+}
+
+/// [`parse`], charging `budget` ([`ClipBudget::charge`]) right after the
+/// `Frame Time:` line, before the motion section is read.
+pub fn parse_for_clip(
+    bytes: &[u8],
+    limits: &Limits,
+    budget: Option<&ClipBudget>,
+) -> Result<Bvh, RigError> {
     if bytes.len() as u64 > limits.bvh_max_bytes {
         return Err(limit(
             "bvh-max-bytes",
@@ -744,6 +862,9 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bvh, RigError> {
             tline,
             format!("unexpected '{}' after the frame time", show(t)),
         ));
+    }
+    if let Some(b) = budget {
+        b.charge(frames_decl, frame_time, limits, tline)?;
     }
     // Before allocating: the remaining bytes must be able to hold the frames.
     let remaining = bytes.len() - lx.pos;

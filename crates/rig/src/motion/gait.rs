@@ -235,14 +235,20 @@ pub struct Cut {
     pub leg: usize,
 }
 
+/// The longest gait cycle (seconds) a cut may span; the cut search of
+/// `motion/mod.rs` holds its moved cuts to the same bound, so a cyclic
+/// clip never lasts longer (what `rig build` charges a `:loop` motion
+/// against `rig-max-keys`).
+pub const CYCLE_MAX_SECONDS: f64 = 2.5;
+
 /// Every cycle of successive events of one leg lying in `[lo, hi)` and
-/// lasting 0.4–2.5 s.
+/// lasting 0.4–2.5 s ([`CYCLE_MAX_SECONDS`]).
 pub fn cuts(knee: &[f64], leg: usize, lo: usize, hi: usize, frame_time: f64) -> Vec<Cut> {
     let ev = events(knee, lo, hi);
     ev.windows(2)
         .filter(|p| {
             let d = (p[1] - p[0]) * frame_time;
-            (0.4..=2.5).contains(&d) && p[1] <= (hi - 1) as f64
+            (0.4..=CYCLE_MAX_SECONDS).contains(&d) && p[1] <= (hi - 1) as f64
         })
         .map(|p| Cut {
             start: p[0],
