@@ -59,6 +59,10 @@ pub struct BuildArgs {
     /// How pixels inside several tubes (or none) are owned: `paint` follows painted outlines and colour edges; `tubes` is the nearest tube (the old rule, for comparison).
     #[arg(long, default_value = "paint", value_parser = ["paint", "tubes"])]
     slicing: String,
+    /// Drawing pixels of hidden fill every part keeps around its own paint, under its nearer
+    /// neighbours' edges (0: none; the seams between parts then show, for comparison).
+    #[arg(long, default_value_t = re2d_rig::skin::reveal::SEAM_PAD as u16, value_name = "PX")]
+    seam_pad: u16,
 }
 
 /// Per-motion overrides of `rig build` and `rig motion`.
@@ -242,6 +246,7 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
         motions: motion_specs(&a.motion, &a.clip, &a.axes)?,
         fps: a.fps,
         slicing: rule(&a.slicing),
+        seam_pad: a.seam_pad as usize,
     };
     let built = build::build(&input, &opts, &Limits::current())?;
     if let Some(w) = built.report["slicing"]["warnings"].as_array() {

@@ -11,7 +11,9 @@
 //! | `read.rs` | independent structural reader (own varuint, own key table) | §10.1 |
 //! | `check.rs` | structural check of a decoded file (`re2d riv check`) | §10.1 |
 //! | `roundtrip.rs` | decoded records == the writer's object list | §10.1 |
-//! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included | §10.2 |
+//! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included; poses mixing clips as layers, a view (window and scale), the posed silhouette | §10.2, §11.4 |
+//! | `seams.rs` | pixels inside the posed silhouette the parts leave uncovered (`re2d riv seams`) | issue 47 |
+//! | `frames.rs` | a clip as frames to look at (`re2d rig render`): times from its duration and loop, the motion box, frames rendered into it | issue 47 |
 //!
 //! Pipeline: [`Model::load`] → [`export::export`] → bytes (published by the
 //! CLI); [`check::check_bytes`] and [`reference::render`] are the two
@@ -28,12 +30,14 @@
 pub mod check;
 pub mod error;
 pub mod export;
+pub mod frames;
 pub mod keys;
 pub mod machine;
 pub mod model;
 pub mod read;
 pub mod reference;
 pub mod roundtrip;
+pub mod seams;
 pub mod write;
 
 pub use error::{Code, RivError};

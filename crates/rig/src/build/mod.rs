@@ -153,6 +153,9 @@ pub struct Options {
     pub fps: u32,
     /// How contested pixels are owned (`--slicing`).
     pub slicing: Rule,
+    /// Crop pixels of hidden fill kept around each part's own paint
+    /// ([`crate::skin::reveal::SEAM_PAD`]; 0: none, the seams show).
+    pub seam_pad: usize,
 }
 
 impl Default for Options {
@@ -161,6 +164,7 @@ impl Default for Options {
             motions: Vec::new(),
             fps: 60,
             slicing: Rule::Paint,
+            seam_pad: crate::skin::reveal::SEAM_PAD,
         }
     }
 }
@@ -450,10 +454,14 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     // the confidence's control: the same drawing with every radius doubled
     let control = confidence_control(&input.sk, &s.sil, &s.sl);
     t.lap("confidence control", &mut clock);
+    let mut s = s;
+    // every part reaches under its nearer neighbours: no seam opens between them (overlap.rs)
+    crate::skin::overlap::extend(&input.sk, &s.sil, &mut s.sl, opts.seam_pad);
+    s.map = PivotMap::new(&input.sk, &s.tree, &s.sl);
+    t.lap("overlap", &mut clock);
     let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     t.lap("verify", &mut clock);
     let mut v = v;
-    let mut s = s;
     let mut m = mesh_stage(&input.sk, &s.sl, &mut t)?;
     let mut clock = Instant::now();
     // the hidden fill the clips can reveal: measured on a first model, then the parts are
@@ -472,7 +480,7 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     )?;
     let seen = crate::skin::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
     drop(first);
-    let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen);
+    let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen, opts.seam_pad);
     drop(seen);
     // the parts the trim left unchanged keep their meshes
     let earlier = mesh::Earlier {

@@ -14,6 +14,7 @@
 
 use crate::cut::slice::PartImage;
 use crate::declare::skeleton::Skeleton;
+use crate::skin::overlap::dilate;
 use crate::skin::raster::{AlphaPlane, PartMesh};
 use re2d_riv::Model;
 use re2d_riv::model::Frame;
@@ -23,6 +24,11 @@ use re2d_riv::reference;
 pub const SAMPLES: usize = 24;
 /// Crop pixels kept around every seen hidden texel.
 pub const MARGIN: usize = 8;
+/// Crop pixels of hidden fill kept around a part's own paint whatever the
+/// poses show: the far part stays opaque under the soft edge of a nearer
+/// neighbour (issue 47: without it the two half-transparent edges leave a
+/// hairline of background between the parts).
+pub const SEAM_PAD: usize = 8;
 /// Scale of the measuring renders.
 pub const RENDER_SCALE: f64 = 0.25;
 
@@ -140,52 +146,26 @@ pub fn seen(
 /// `parts` with the hidden fill that no pose shows (`seen`, grown by
 /// [`MARGIN`]) made transparent; returns the parts and, per part, the hidden
 /// texels kept and dropped.
-pub fn trim(parts: &[PartImage], seen: &[Vec<bool>]) -> (Vec<PartImage>, Vec<(u64, u64)>) {
+pub fn trim(
+    parts: &[PartImage],
+    seen: &[Vec<bool>],
+    pad: usize,
+) -> (Vec<PartImage>, Vec<(u64, u64)>) {
     let mut out = Vec::with_capacity(parts.len());
     let mut counts = Vec::with_capacity(parts.len());
     for (p, s) in parts.iter().zip(seen) {
         let (w, h) = (p.width, p.height);
-        // the seen hidden texels grown by MARGIN (separable square dilation)
-        let mut rows = vec![false; w * h];
-        for y in 0..h {
-            let mut last: Option<usize> = None;
-            for x in 0..w {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
-                    last = Some(x);
-                }
-                if last.is_some_and(|l| x - l <= MARGIN) {
-                    rows[y * w + x] = true;
-                }
-            }
-            let mut next: Option<usize> = None;
-            for x in (0..w).rev() {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
-                    next = Some(x);
-                }
-                if next.is_some_and(|l| l - x <= MARGIN) {
-                    rows[y * w + x] = true;
-                }
-            }
-        }
-        let mut keep = vec![false; w * h];
-        for x in 0..w {
-            let mut last: Option<usize> = None;
-            for y in 0..h {
-                if rows[y * w + x] {
-                    last = Some(y);
-                }
-                if last.is_some_and(|l| y - l <= MARGIN) {
-                    keep[y * w + x] = true;
-                }
-            }
-            let mut next: Option<usize> = None;
-            for y in (0..h).rev() {
-                if rows[y * w + x] {
-                    next = Some(y);
-                }
-                if next.is_some_and(|l| l - y <= MARGIN) {
-                    keep[y * w + x] = true;
-                }
+        // the seen hidden texels grown by MARGIN
+        let seen_hidden: Vec<bool> = (0..w * h).map(|i| s[i] && p.hidden[i] == 1).collect();
+        let mut keep = dilate(&seen_hidden, w, h, MARGIN);
+        // the part's own paint grown by `pad`: the hidden fill under a nearer
+        // neighbour's edge, which covers the seam between the two parts
+        if pad > 0 {
+            let paint: Vec<bool> = (0..w * h)
+                .map(|i| p.hidden[i] == 0 && p.rgba[i * 4 + 3] > 0)
+                .collect();
+            for (k, x) in keep.iter_mut().zip(dilate(&paint, w, h, pad)) {
+                *k |= x;
             }
         }
         let mut q = p.clone();
