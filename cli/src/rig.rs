@@ -26,6 +26,9 @@ pub enum RigCmd {
     Mesh(StageArgs),
     /// Retarget a captured walk onto the skeleton (JSON report on stdout).
     Motion(MotionArgs),
+    /// Render a built model's clip: PNG frames, a sheet, a strip, a GIF or an animated PNG,
+    /// cropped to the character's motion box.
+    Render(Box<crate::rig_render::Args>),
 }
 
 /// `re2d rig build` arguments.
@@ -63,6 +66,10 @@ pub struct BuildArgs {
     /// neighbours' edges (0: none; the seams between parts then show, for comparison).
     #[arg(long, default_value_t = re2d_rig::skin::reveal::SEAM_PAD as u16, value_name = "PX")]
     seam_pad: u16,
+    /// Also write strip_<clip>.png per clip: eight frames in a row, cropped to the clip's motion box
+    /// (the drawn figure 320 px tall).
+    #[arg(long)]
+    strips: bool,
 }
 
 /// Per-motion overrides of `rig build` and `rig motion`.
@@ -247,6 +254,7 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
         fps: a.fps,
         slicing: rule(&a.slicing),
         seam_pad: a.seam_pad as usize,
+        strips: a.strips,
     };
     let built = build::build(&input, &opts, &Limits::current())?;
     if let Some(w) = built.report["slicing"]["warnings"].as_array() {
@@ -360,6 +368,7 @@ pub fn run(c: &RigCmd) -> i32 {
         RigCmd::Verify(a) => ("re2d rig verify", do_verify(a)),
         RigCmd::Mesh(a) => ("re2d rig mesh", do_mesh(a)),
         RigCmd::Motion(a) => ("re2d rig motion", do_motion(a)),
+        RigCmd::Render(a) => return crate::rig_render::run(a),
     };
     match r {
         Ok(s) => {

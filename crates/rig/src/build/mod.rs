@@ -10,6 +10,7 @@
 //! | `character.riv` | that model through the `.riv` writer |
 //! | `report.json` | every number with its control's number and threshold, the gates, the stage times |
 //! | `sheet.png` | contact sheet: drawing, ownership map, reassembly, its difference, hidden fill, meshes; eight walk frames |
+//! | `strip_<clip>.png` | with `--strips`: eight frames of each clip in a row, cropped to its motion box |
 //!
 //! Textures in `model.json` are the part PNGs, by relative path. Every file
 //! is computed in memory; the CLI publishes the folder all or nothing.
@@ -20,6 +21,7 @@
 //! | `model.rs` | the `export-riv` model: bones, parts on pages, clips, the state machine ([`model`], [`model_json`]) |
 //! | `report.rs` | `report.json`: every number with its control and threshold, the gates |
 //! | `sheet.rs` | the contact sheet's panels and walk frames |
+//! | `strips.rs` | `--strips`: one strip of eight frames per clip |
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -43,12 +45,14 @@ use re2d_riv::{self as riv};
 mod model;
 mod report;
 mod sheet;
+mod strips;
 
 pub use model::{clips_json, machine_json, model, model_json, page_id, page_name, pages_json};
 pub use report::{
     CONFIDENCE_MARGIN, confidence_control, confidence_json, mesh_json, motion_json, verify_json,
 };
 use sheet::{assemble, panels, walk_frames};
+pub use strips::{STRIP_FRAMES, STRIP_HEIGHT, strip_name};
 
 /// Mesh step the weight-scheme table is measured with (px).
 pub const TABLE_STEP: usize = 8;
@@ -156,6 +160,8 @@ pub struct Options {
     /// Crop pixels of hidden fill kept around each part's own paint
     /// ([`crate::skin::reveal::SEAM_PAD`]; 0: none, the seams show).
     pub seam_pad: usize,
+    /// Also write `strip_<clip>.png` per clip (`--strips`, [`strips`]).
+    pub strips: bool,
 }
 
 impl Default for Options {
@@ -165,6 +171,7 @@ impl Default for Options {
             fps: 60,
             slicing: Rule::Paint,
             seam_pad: crate::skin::reveal::SEAM_PAD,
+            strips: false,
         }
     }
 }
@@ -553,6 +560,10 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     }
     t.lap("model + riv", &mut clock);
     let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
+    if opts.strips {
+        files.extend(strips::strips(&model, opts.fps, limits)?);
+        t.lap("strips", &mut clock);
+    }
     drop(model);
     let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);
