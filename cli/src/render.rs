@@ -214,9 +214,8 @@ fn render_rig(a: &Args) -> Result<String, Fail> {
         gif: a.gif.clone(),
         apng: a.apng.clone(),
     };
-    crate::rig_render::run_args(&r).map_err(|crate::rig_render::Fail(m, c)| {
-        Fail(format!("{what}: {m}"), c)
-    })
+    crate::rig_render::run_args(&r)
+        .map_err(|crate::rig_render::Fail(m, c)| Fail(format!("{what}: {m}"), c))
 }
 
 fn render(a: &Args) -> Result<String, Fail> {

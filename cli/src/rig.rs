@@ -84,6 +84,12 @@ pub struct MotionFlags {
     /// The capture's forward axis instead of the detected one (the root's travel, else the toes), repeatable: [NAME=]AXIS.
     #[arg(long, value_name = "[NAME=]AXIS", allow_hyphen_values = true)]
     forward: Vec<String>,
+    /// The largest turn of a bone from its drawn pose, repeatable: [NAME=]DEG in (0, 180] (default
+    /// 90). Keys beyond it are clamped (a warning counts them). Wider follows the capture further (a
+    /// waving arm raised above the shoulder) at the price of poses the drawing was not made for: a
+    /// joint bent far opens or folds its blend zone and shows the hidden fill behind it.
+    #[arg(long, value_name = "[NAME=]DEG")]
+    max_turn: Vec<String>,
 }
 
 fn usage(msg: String) -> Fail {
@@ -128,6 +134,13 @@ fn motion_specs(
         let r = build::parse_range(x).map_err(|e| usage(format!("--range {e}")))?;
         for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
             s.range = Some(r);
+        }
+    }
+    for v in &f.max_turn {
+        let (n, x) = split("--max-turn", v, &specs)?;
+        let d = build::parse_max_turn(x).map_err(|e| usage(format!("--max-turn {e}")))?;
+        for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
+            s.max_turn = Some(d);
         }
     }
     for (flag, list, fwd) in [("--up", &f.up, false), ("--forward", &f.forward, true)] {
@@ -257,7 +270,8 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
         strips: a.strips,
     };
     let built = build::build(&input, &opts, &Limits::current())?;
-    if let Some(w) = built.report["slicing"]["warnings"].as_array() {
+    // every warning of the report, one line each (report.json "warnings")
+    if let Some(w) = built.report["warnings"].as_array() {
         for w in w {
             eprintln!("re2d rig build: warning: {}", w.as_str().unwrap_or(""));
         }

@@ -49,7 +49,8 @@ mod strips;
 
 pub use model::{clips_json, machine_json, model, model_json, page_id, page_name, pages_json};
 pub use report::{
-    CONFIDENCE_MARGIN, confidence_control, confidence_json, mesh_json, motion_json, verify_json,
+    CONFIDENCE_MARGIN, FIT_WARN_DEG, LOW_CONFIDENCE, TIE_WARN, confidence_control, confidence_json,
+    mesh_json, motion_json, verify_json,
 };
 use sheet::{assemble, panels, walk_frames};
 pub use strips::{STRIP_FRAMES, STRIP_HEIGHT, strip_name};
@@ -87,6 +88,9 @@ pub struct MotionSpec {
     pub up: Option<motion::axes::Axis>,
     /// The capture's forward axis (`None`: detected).
     pub forward: Option<motion::axes::Axis>,
+    /// Largest turn of a bone from its drawn pose, degrees (`None`: 90°,
+    /// [`MotionOptions::max_angle`]); keys beyond it are clamped.
+    pub max_turn: Option<f64>,
 }
 
 impl MotionSpec {
@@ -122,7 +126,16 @@ impl MotionSpec {
             range: None,
             up: None,
             forward: None,
+            max_turn: None,
         })
+    }
+}
+
+/// Parses a `--max-turn` value: degrees in (0, 180].
+pub fn parse_max_turn(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if d > 0.0 && d <= 180.0 => Ok(d),
+        _ => Err(format!("'{s}' is not a number of degrees in (0, 180]")),
     }
 }
 
@@ -413,6 +426,9 @@ pub fn motion_stage(
         range: spec.range,
         up: spec.up,
         forward: spec.forward,
+        max_angle: spec
+            .max_turn
+            .map_or(MotionOptions::default().max_angle, f64::to_radians),
         ..MotionOptions::default()
     };
     motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)

@@ -21,7 +21,11 @@ pub fn strip_name(name: &str) -> String {
 }
 
 /// One strip per clip of `model` (name, PNG bytes).
-pub fn strips(model: &Model, fps: u32, limits: &Limits) -> Result<Vec<(String, Vec<u8>)>, RigError> {
+pub fn strips(
+    model: &Model,
+    fps: u32,
+    limits: &Limits,
+) -> Result<Vec<(String, Vec<u8>)>, RigError> {
     let err = |e: re2d_riv::RivError| RigError::new("E_RIG_MODEL", format!("strips: {e}"));
     // one scale for every clip: the rest pose's figure STRIP_HEIGHT px tall
     let rest = model.rest();

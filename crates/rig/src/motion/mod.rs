@@ -313,6 +313,9 @@ pub struct CycleReport {
     pub scale: f64,
     /// Per bone: keys whose delta was clamped.
     pub clamped: Vec<usize>,
+    /// The clamp: the largest delta from the drawn pose, radians
+    /// ([`MotionOptions::max_angle`]).
+    pub max_angle: f64,
     /// Per bone: its target was mirrored about its parent's (a reversed
     /// [`Bend`]).
     pub reversed: Vec<bool>,
@@ -398,6 +401,7 @@ pub fn retarget_with_report(
         seam_keys: seam.keys,
         scale: bob.scale,
         clamped,
+        max_angle: opts.max_angle,
         reversed: drive.reversed,
         rules: drive.rules,
         fit,
@@ -620,7 +624,7 @@ fn warn_clamped(
     for (b, &n) in bones.iter().zip(clamped) {
         if n > 0 {
             warnings.push(format!(
-                "bone '{}': {n} of {keys} keys were more than {:.0}° from the drawn pose and were clamped",
+                "bone '{}': {n} of {keys} keys were more than {:.0}° from the drawn pose and were clamped (--max-turn)",
                 b.name,
                 max_angle.to_degrees()
             ));
