@@ -6,6 +6,7 @@
 //! | `error.rs` | `E_*` validation codes and exit codes | §8.7 |
 //! | `export.rs` | model → object list (bones, assets, parts, 8-bit weights, clips with rotation keys and keyed RootBone x/y), draw order, `--control` variants | §5, §6, §8, §9 |
 //! | `machine.rs` | the model's `state_machine` (a 1-D blend over cyclic clips by a Number input, a Trigger per one-shot clip) and its records | §11 |
+//! | `layers.rs` | motions by body part: state-machine layers over the locomotion layer, their records, the `layer-all` control | §11.4, issue 47 |
 //! | `keys.rs` | type/property keys and the writer's field types | §1, §4 |
 //! | `write.rs` | varuint, field values, object records, header and ToC (4 keys per u32 word) | §1–§3 |
 //! | `read.rs` | independent structural reader (own varuint, own key table) | §10.1 |
@@ -32,6 +33,7 @@ pub mod error;
 pub mod export;
 pub mod frames;
 pub mod keys;
+pub mod layers;
 pub mod machine;
 pub mod model;
 pub mod read;

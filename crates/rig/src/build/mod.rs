@@ -88,18 +88,42 @@ pub struct MotionSpec {
     pub up: Option<motion::axes::Axis>,
     /// The capture's forward axis (`None`: detected).
     pub forward: Option<motion::axes::Axis>,
+    /// The body part the motion drives (`:arms`, `:legs`, `:upper`,
+    /// `:lower` or `:a,b,…`; `None`: the declaration's `motion_bones`, else
+    /// the whole body). A body-part motion plays as its own state-machine
+    /// layer over the locomotion layer.
+    pub bones: Option<crate::declare::skeleton::BodySet>,
     /// Largest turn of a bone from its drawn pose, degrees (`None`: 90°,
     /// [`MotionOptions::max_angle`]); keys beyond it are clamped.
     pub max_turn: Option<f64>,
 }
 
 impl MotionSpec {
-    /// Parses `NAME=FILE.bvh`, `NAME=FILE.bvh:once`, `NAME=FILE.bvh:loop`
-    /// or a bare `FILE.bvh` (named `default_name`). `Err` says why.
+    /// Parses `NAME=FILE.bvh[:once|:loop][:SET]` or a bare `FILE.bvh`
+    /// (named `default_name`); SET is `arms`, `legs`, `upper`, `lower` or a
+    /// comma-separated list of bones. `Err` says why.
     pub fn parse(s: &str, default_name: &str) -> Result<MotionSpec, String> {
         let (name, rest) = match s.split_once('=') {
             Some((n, r)) if !n.is_empty() && !n.contains(['/', '\\']) => (n.to_string(), r),
             _ => (default_name.to_string(), s),
+        };
+        // a body set after the last ':' (anything that is not a mode and does
+        // not look like a file: no path separator, no .bvh)
+        let (rest, bones) = match rest.rsplit_once(':') {
+            Some((p, set))
+                if !p.is_empty()
+                    && !matches!(set, "once" | "loop")
+                    && !set.contains(['/', '\\'])
+                    && !set.to_ascii_lowercase().ends_with(".bvh") =>
+            {
+                let b = crate::declare::skeleton::BodySet::parse(set).ok_or_else(|| {
+                    format!(
+                        "'{s}': '{set}' is not a body part (arms, legs, upper, lower or bone,bone,…)"
+                    )
+                })?;
+                (p, Some(b))
+            }
+            _ => (rest, None),
         };
         let (path, mode) = if let Some(p) = rest.strip_suffix(":once") {
             (p, motion::Mode::Once)
@@ -109,7 +133,9 @@ impl MotionSpec {
             (rest, motion::Mode::Auto)
         };
         if path.is_empty() {
-            return Err(format!("'{s}': no BVH file (NAME=FILE.bvh[:once|:loop])"));
+            return Err(format!(
+                "'{s}': no BVH file (NAME=FILE.bvh[:once|:loop][:arms|:legs|:upper|:lower|:bone,…])"
+            ));
         }
         if !name
             .chars()
@@ -126,6 +152,7 @@ impl MotionSpec {
             range: None,
             up: None,
             forward: None,
+            bones,
             max_turn: None,
         })
     }
@@ -460,15 +487,28 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
                 format!("two motions are called '{}'", spec.name),
             ));
         }
-        motions.push((
-            spec.name.clone(),
-            motion_stage(&input.sk, spec, opts.fps, limits)?,
-        ));
+        let mut r = motion_stage(&input.sk, spec, opts.fps, limits)?;
+        let set = spec.bones.clone().or_else(|| {
+            input
+                .sk
+                .motion_bones
+                .iter()
+                .find(|(n, _)| *n == spec.name)
+                .map(|(_, b)| b.clone())
+        });
+        if let Some(set) = set {
+            let bones = motion::bones_of(&input.sk);
+            let only = motion::layer::resolve(&bones, &set).map_err(|e| {
+                RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message))
+            })?;
+            motion::layer::restrict(&mut r, &bones, &only);
+        }
+        motions.push((spec.name.clone(), r));
     }
     // the clip of the sheet: the first cyclic one, else the first
     let primary = motions
         .iter()
-        .find(|(_, r)| r.walk.looped)
+        .find(|(_, r)| r.walk.looped && r.walk.keyed.is_none())
         .or(motions.first())
         .map(|(n, _)| n.clone());
     t.lap("motion", &mut clock);

@@ -3,7 +3,8 @@
 //! plus a margin.
 //!
 //! **Measure**: every clip of the model (the motions and `idle`, the drawn
-//! pose) is sampled [`SAMPLES`] times over its duration; at each pose every
+//! pose), and every body-part layer's clip over every looping clip of the
+//! blend, is sampled [`SAMPLES`] times over its duration; at each pose every
 //! part is drawn through its mesh (far to near, at [`RENDER_SCALE`] of the
 //! drawing) twice: first the depth of the nearest opaque texel (alpha 255)
 //! per pixel, then every texel drawn at a pixel where nothing opaque is
@@ -69,14 +70,16 @@ pub fn seen(
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
-    for clip in &model.clips {
+    for stack in stacks(model) {
+        let duration = stack
+            .iter()
+            .filter_map(|c| model.clip(c).map(|c| c.duration))
+            .fold(0.0, f64::max);
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
         for i in 0..SAMPLES {
-            let time = clip.duration * i as f64 / SAMPLES as f64;
-            let (Ok(local), Ok(moved)) = (
-                reference::pose_at(model, Some(&clip.name), time, fps),
-                reference::moved_at(model, Some(&clip.name), time, fps),
-            ) else {
+            let time = duration * i as f64 / SAMPLES as f64;
+            let layers: Vec<(String, f64)> = stack.iter().map(|c| (c.clone(), time)).collect();
+            let Ok((local, moved)) = reference::pose_layers(model, &layers, fps) else {
                 continue;
             };
             // a held pose (the idle clip) is measured once
@@ -141,6 +144,26 @@ pub fn seen(
         }
     }
     seen
+}
+
+/// The poses measured: every clip alone, and every layer's clip (a motion
+/// by body part, issue 47) over every looping clip of the blend, both from
+/// their start.
+fn stacks(model: &Model) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = model.clips.iter().map(|c| vec![c.name.clone()]).collect();
+    if let Some(m) = &model.machine {
+        for l in &m.layers {
+            for &(b, _) in &m.blend {
+                if model.clips[b].looping {
+                    out.push(vec![
+                        model.clips[b].name.clone(),
+                        model.clips[l.clip].name.clone(),
+                    ]);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `parts` with the hidden fill that no pose shows (`seen`, grown by
