@@ -161,6 +161,10 @@ pub struct RefArgs {
     /// (eroded by its soft rim), the pixels `re2d riv seams` counts.
     #[arg(long, value_name = "MASK.png")]
     seam_mask: Option<PathBuf>,
+    /// The rim eroded from the silhouette for --seam-mask, pixels (default: two texels of the model's
+    /// textures, at least 1).
+    #[arg(long, value_name = "PX", requires = "seam_mask")]
+    seam_rim: Option<u32>,
     /// Output PNG (replaced atomically).
     #[arg(short = 'o', long, value_name = "FRAME.png")]
     output: PathBuf,
@@ -360,7 +364,9 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
                     2,
                 ));
             }
-            let rim = re2d_riv::seams::rim(&model, 1.0);
+            let rim = a
+                .seam_rim
+                .map_or_else(|| re2d_riv::seams::rim(&model, 1.0), |r| r as usize);
             let m = re2d_riv::seams::mask(cover, img.width as usize, img.height as usize, rim);
             let px: Vec<u8> = m
                 .iter()
