@@ -10,7 +10,9 @@
 // export-riv) → scale/offset the model into the caller's frame → skeleton, parts (weights in
 // the flat per-vertex form, z from the draw order), textures through `engine.loadTexture`
 // (paths relative to the JSON file) → `pose(clip, t)` (keys sampled as the reference renderer
-// does) → `draw(clip, t)` (every part far to near through `mesh.draw`).
+// does; or `pose([[clip, t], …])`, clips mixed as the state machine's layers: each overrides the
+// bones it keys) → `draw(clip, t)` / `draw([[clip, t], …])` (every part far to near through
+// `mesh.draw`).
 //
 // Conventions (the ones `re2d riv render-ref` and the `.riv` use, rive-export.md §7, §10.2):
 // - a track's value is **added** to the bone's rest angle; a root translation `[t, dx, dy]` is
@@ -174,8 +176,9 @@ export function makeLoader(readModel, log) {
             });
         }
 
-        function pose(clip, t) {
-            const c = typeof clip === 'string' ? clipData.get(clip) : undefined;
+        // one clip at t over the pose so far: the bones and roots it keys take its values
+        function applyClip(clip, t, angles, offsets) {
+            const c = typeof clip === 'string' && clipData.has(clip) ? clipData.get(clip) : null;
             if (!c) throw codedError('E_CLIP', `unknown clip '${String(clip)}'`);
             if (typeof t !== 'number' || !isFinite(t)) throw new RangeError('mesh.load: pose/draw time must be a finite number of seconds');
             const d = c.duration;
@@ -186,11 +189,25 @@ export function makeLoader(readModel, log) {
             } else {
                 time = Math.min(Math.max(time, 0), d);
             }
-            const angles = Object.create(null);
             for (const [bone, keys] of c.tracks) angles[bone] = sample(keys, time, 1, c.step);
-            const offsets = Object.create(null);
             for (const [bone, keys] of c.translations) {
                 offsets[bone] = { x: s * sample(keys, time, 1, c.step), y: s * sample(keys, time, 2, c.step) };
+            }
+        }
+
+        // pose(clip, t), or pose([[clip, t], [clip2, t2], …]): clips mixed as the .riv's
+        // state-machine layers (issue 47) — each, in order, overrides the bones it keys
+        function pose(clip, t) {
+            const angles = Object.create(null);
+            const offsets = Object.create(null);
+            if (Array.isArray(clip)) {
+                if (clip.length === 0) throw new TypeError('mesh.load: pose/draw layers must be a non-empty array of [clip, t]');
+                for (const l of clip) {
+                    if (!Array.isArray(l) || l.length !== 2) throw new TypeError('mesh.load: each layer must be [clip, t]');
+                    applyClip(l[0], l[1], angles, offsets);
+                }
+            } else {
+                applyClip(clip, t, angles, offsets);
             }
             return { angles, offsets };
         }
@@ -212,6 +229,10 @@ export function makeLoader(readModel, log) {
             return triangles;
         }
 
-        return { skeleton, parts, clips, pose, draw };
+        // the body-part layers of the model's state machine (issue 47): [{ name, clip, trigger }]
+        const sm = M.state_machine;
+        const layers = sm && Array.isArray(sm.layers) ? sm.layers.map((l) => ({ name: l.name, clip: l.clip, trigger: l.trigger })) : [];
+
+        return { skeleton, parts, clips, layers, pose, draw };
     };
 }

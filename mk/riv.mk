@@ -42,7 +42,9 @@ riv-npm:
 RIG_FIX   := target/rig-fixtures
 RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near
 # the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
-RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh
+# and the fair1 wave on its arms (a body-part layer over the walk, issue 47: L1)
+RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh \
+	--motion wave=assets/mocap/fair1-wave-hello.bvh:once:arms --max-turn wave=150
 RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh
 
 rig-fixtures: release riv-npm
@@ -52,8 +54,11 @@ rig-fixtures: release riv-npm
 	  echo "re2d rig build $$c"; \
 	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
 	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --runtime $(RIVE_JS) --out $(RIG_FIX)/build/$$c; \
+	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
+	    --seam-pad 0 --out $(RIG_FIX)/build/$$c-seam-control 2>/dev/null; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
-	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
+	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json \
+	    --seam-control $(RIG_FIX)/build/$$c-seam-control; \
 	done
 
 # The harness: the hand-made fixtures and the rigged characters, release build.

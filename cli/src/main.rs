@@ -19,6 +19,7 @@ mod msh;
 mod nres;
 mod render;
 mod rig;
+mod rig_render;
 mod riv;
 
 use clap::{Parser, Subcommand};

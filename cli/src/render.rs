@@ -140,7 +140,88 @@ fn publish_bytes(
         .map_err(|e| Fail(e.to_string(), e.exit_code()))
 }
 
+/// A rig model (the `model.json` of `re2d rig build`, rive-export.md §7): a
+/// JSON object with a `skeleton` object and no `atlas`. Unreadable files are
+/// not (the character loader reports them).
+fn is_rig_model(path: &std::path::Path) -> bool {
+    let limits = re2d::limits::Limits::current();
+    let Ok(text) = re2d::limits::read_file(path, limits.json_max_bytes, "json-max-bytes") else {
+        return false;
+    };
+    if limits.check_json_depth(&text).is_err() {
+        return false;
+    }
+    match serde_json::from_slice::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(m)) => {
+            m.get("skeleton").is_some_and(|v| v.is_object()) && !m.contains_key("atlas")
+        }
+        _ => false,
+    }
+}
+
+/// `re2d render` of a rig model: the same frames as `re2d rig render`; the
+/// options of a character model that have no meaning for it are refused in
+/// one line that says what the model is.
+fn render_rig(a: &Args) -> Result<String, Fail> {
+    let what = format!(
+        "{} is a rig model (the model.json of `re2d rig build`; `re2d rig render` renders its clips)",
+        a.model.display()
+    );
+    let refuse = |opt: &str| Err(Fail(format!("{what}: {opt} does not apply to it"), 2));
+    if a.yaw != 0.0 || a.turn != 0.0 || a.pitch != 0.0 {
+        return refuse("--yaw/--turn/--pitch");
+    }
+    if a.style.is_some() {
+        return refuse("--style");
+    }
+    if a.expression.is_some() {
+        return refuse("--expression");
+    }
+    if a.time.is_some() {
+        return refuse("--time (use --frames 1, or `re2d riv render-ref --time`)");
+    }
+    let frames = match a.frames {
+        Some(n) => Some(
+            u32::try_from(n)
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| Fail("--frames must be at least 1".into(), 1))?,
+        ),
+        None => None,
+    };
+    let columns = match a.columns {
+        Some(c) => Some(
+            u32::try_from(c)
+                .ok()
+                .filter(|&c| c >= 1)
+                .ok_or_else(|| Fail("--columns must be at least 1".into(), 1))?,
+        ),
+        None => None,
+    };
+    let r = crate::rig_render::Args {
+        model: a.model.clone(),
+        clip: a.clip.clone(),
+        over: Vec::new(),
+        frames,
+        fps: if frames.is_some() { None } else { Some(a.fps) },
+        size: None,
+        fit: a.fit,
+        scale: None,
+        png: a.output.clone(),
+        sheet: a.sheet.clone(),
+        columns,
+        strip: None,
+        gif: a.gif.clone(),
+        apng: a.apng.clone(),
+    };
+    crate::rig_render::run_args(&r)
+        .map_err(|crate::rig_render::Fail(m, c)| Fail(format!("{what}: {m}"), c))
+}
+
 fn render(a: &Args) -> Result<String, Fail> {
+    if is_rig_model(&a.model) {
+        return render_rig(a);
+    }
     let model_err = |e: re2d::model::ModelError| {
         let code = if e.class == re2d::model::ErrorClass::Error {
             3

@@ -30,6 +30,9 @@ pub enum RigCmd {
     Edit(EditArgs),
     /// Write a page that plays a .riv (a clip or its state machine) in the official Rive web runtime, from file://.
     Page(PageArgs),
+    /// Render a built model's clip: PNG frames, a sheet, a strip, a GIF or an animated PNG,
+    /// cropped to the character's motion box.
+    Render(Box<crate::rig_render::Args>),
 }
 
 /// `re2d rig edit` arguments.
@@ -116,6 +119,14 @@ pub struct BuildArgs {
     /// from file:// with rive.js beside them (without a runtime found: no pages, one warning).
     #[command(flatten)]
     runtime: RuntimeArg,
+    /// Drawing pixels of hidden fill every part keeps around its own paint, under its nearer
+    /// neighbours' edges (0: none; the seams between parts then show, for comparison).
+    #[arg(long, default_value_t = re2d_rig::skin::reveal::SEAM_PAD as u16, value_name = "PX")]
+    seam_pad: u16,
+    /// Also write strip_<clip>.png per clip: eight frames in a row, cropped to the clip's motion box
+    /// (the drawn figure 320 px tall).
+    #[arg(long)]
+    strips: bool,
 }
 
 /// Per-motion overrides of `rig build` and `rig motion`.
@@ -130,6 +141,12 @@ pub struct MotionFlags {
     /// The capture's forward axis instead of the detected one (the root's travel, else the toes), repeatable: [NAME=]AXIS.
     #[arg(long, value_name = "[NAME=]AXIS", allow_hyphen_values = true)]
     forward: Vec<String>,
+    /// The largest turn of a bone from its drawn pose, repeatable: [NAME=]DEG in (0, 180] (default
+    /// 90). Keys beyond it are clamped (a warning counts them). Wider follows the capture further (a
+    /// waving arm raised above the shoulder) at the price of poses the drawing was not made for: a
+    /// joint bent far opens or folds its blend zone and shows the hidden fill behind it.
+    #[arg(long, value_name = "[NAME=]DEG")]
+    max_turn: Vec<String>,
 }
 
 fn usage(msg: String) -> Fail {
@@ -187,6 +204,13 @@ fn motion_specs(
         let r = build::parse_range(x).map_err(|e| usage(format!("--range {e}")))?;
         for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
             s.range = Some(r);
+        }
+    }
+    for v in &f.max_turn {
+        let (n, x) = split("--max-turn", v, &specs)?;
+        let d = build::parse_max_turn(x).map_err(|e| usage(format!("--max-turn {e}")))?;
+        for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
+            s.max_turn = Some(d);
         }
     }
     for (flag, list, fwd) in [("--up", &f.up, false), ("--forward", &f.forward, true)] {
@@ -347,12 +371,15 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
         fps: a.fps,
         slicing: rule(&a.slicing),
         runtime: runtime.as_ref().map(|r| r.1.clone()),
+        seam_pad: a.seam_pad as usize,
+        strips: a.strips,
     };
     let built = build::build(&input, &opts, &Limits::current())?;
     if runtime.is_none() && !opts.motions.is_empty() {
         eprintln!("re2d rig build: warning: no pages: {}", no_runtime());
     }
-    if let Some(w) = built.report["slicing"]["warnings"].as_array() {
+    // every warning of the report, one line each (report.json "warnings")
+    if let Some(w) = built.report["warnings"].as_array() {
         for w in w {
             eprintln!("re2d rig build: warning: {}", w.as_str().unwrap_or(""));
         }
@@ -557,6 +584,7 @@ pub fn run(c: &RigCmd) -> i32 {
         RigCmd::Motion(a) => ("re2d rig motion", do_motion(a)),
         RigCmd::Edit(a) => ("re2d rig edit", do_edit(a)),
         RigCmd::Page(a) => ("re2d rig page", do_page(a)),
+        RigCmd::Render(a) => return crate::rig_render::run(a),
     };
     match r {
         Ok(s) => {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use re2d::limits::Limits;
 use re2d_riv::check::{Report, check_bytes};
-use re2d_riv::reference::{RefOptions, render};
+use re2d_riv::reference::{Scene, render_scene};
 use re2d_riv::{Control, Model, Options, RivError, export};
 
 fn pair<T: std::str::FromStr>(s: &str) -> Result<(T, T), String> {
@@ -79,6 +79,45 @@ pub enum RivCmd {
     Check(CheckArgs),
     /// Render the model itself (not the .riv) as the reference frame (§10.2).
     RenderRef(RefArgs),
+    /// Count the pixels inside the posed silhouette that the parts leave uncovered (seams), at rest
+    /// and over every clip; exit 1 when a frame exceeds the bound.
+    Seams(SeamArgs),
+}
+
+/// A `CLIP@SECONDS` layer.
+fn layer(s: &str) -> Result<(String, f64), String> {
+    let (c, t) = s
+        .rsplit_once('@')
+        .ok_or_else(|| format!("'{s}' is not CLIP@SECONDS"))?;
+    let t: f64 = t
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{t}' is not a number of seconds"))?;
+    if c.is_empty() || !t.is_finite() || t < 0.0 {
+        return Err(format!(
+            "'{s}' is not CLIP@SECONDS (a clip name, a time >= 0)"
+        ));
+    }
+    Ok((c.to_string(), t))
+}
+
+/// `re2d riv seams` arguments.
+#[derive(clap::Args)]
+pub struct SeamArgs {
+    /// Model JSON (as for export-riv).
+    model: PathBuf,
+    /// Clips to sample (repeatable; default: every clip).
+    #[arg(long)]
+    clip: Vec<String>,
+    /// Frames sampled per clip, evenly over its duration (the rest pose is always counted).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    samples: u32,
+    /// Export fps: key times are quantised to it, as in the .riv.
+    #[arg(long, default_value_t = 60)]
+    fps: u32,
+    /// Largest share of the silhouette a frame may leave uncovered (default 0.0005 = 0.05 %).
+    #[arg(long, default_value_t = re2d_riv::seams::MAX_SHARE)]
+    max_share: f64,
 }
 
 /// `re2d riv check` arguments.
@@ -114,6 +153,18 @@ pub struct RefArgs {
     /// Render only this part (coverage masks).
     #[arg(long, value_name = "NAME")]
     part: Option<String>,
+    /// A clip played over --clip, as a state-machine layer: it overrides the bones it keys
+    /// (repeatable, in order; CLIP@SECONDS).
+    #[arg(long, value_name = "CLIP@SECONDS", value_parser = layer)]
+    layer: Vec<(String, f64)>,
+    /// Also write the seam mask: white where two or more parts meet inside the posed silhouette
+    /// (eroded by its soft rim), the pixels `re2d riv seams` counts.
+    #[arg(long, value_name = "MASK.png")]
+    seam_mask: Option<PathBuf>,
+    /// The rim eroded from the silhouette for --seam-mask, pixels (default: two texels of the model's
+    /// textures, at least 1).
+    #[arg(long, value_name = "PX", requires = "seam_mask")]
+    seam_rim: Option<u32>,
     /// Output PNG (replaced atomically).
     #[arg(short = 'o', long, value_name = "FRAME.png")]
     output: PathBuf,
@@ -277,15 +328,32 @@ fn do_check(a: &CheckArgs) -> Result<String, Fail> {
 
 fn do_render(a: &RefArgs) -> Result<String, Fail> {
     let model = load(&a.model)?;
-    let opts = RefOptions {
-        clip: a.clip.clone(),
-        time: a.time,
+    if !a.time.is_finite() || a.time < 0.0 {
+        return Err(RivError::new(
+            re2d_riv::Code::Option,
+            "--time must be a finite number >= 0",
+        )
+        .into());
+    }
+    if a.clip.is_none() && !a.layer.is_empty() {
+        return Err(Fail(
+            "--layer needs --clip (the clip it plays over)".into(),
+            2,
+        ));
+    }
+    let mut layers: Vec<(String, f64)> = a.clip.iter().map(|c| (c.clone(), a.time)).collect();
+    layers.extend(a.layer.iter().cloned());
+    let scene = Scene {
+        layers,
         fps: a.fps,
         artboard: a.artboard,
         offset: a.offset,
+        view: None,
         only_part: a.part.clone(),
+        silhouette: a.seam_mask.is_some(),
     };
-    let img = render(&model, &opts, &Limits::current())?;
+    let out = render_scene(&model, &scene, &Limits::current())?;
+    let img = out.image;
     let png = re2d_output::png_encode::encode_rgba(&img.data, img.width, img.height)
         .map_err(|e| Fail(format!("{}: {e}", a.output.display()), 3))?;
     let mut inputs: Vec<PathBuf> = vec![a.model.clone()];
@@ -294,8 +362,46 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
         inputs.extend(t.path.as_ref().map(|p| dir.join(p)));
     }
     let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let mask_png = match (&a.seam_mask, &out.silhouette) {
+        (Some(p), Some(cover)) => {
+            if p == &a.output {
+                return Err(Fail(
+                    "--seam-mask and --output name the same file".into(),
+                    2,
+                ));
+            }
+            let rim = a
+                .seam_rim
+                .map_or_else(|| re2d_riv::seams::rim(&model, 1.0), |r| r as usize);
+            let m = re2d_riv::seams::mask(cover, img.width as usize, img.height as usize, rim);
+            let px: Vec<u8> = m
+                .iter()
+                .flat_map(|&v| {
+                    if v {
+                        [255, 255, 255, 255]
+                    } else {
+                        [0, 0, 0, 0]
+                    }
+                })
+                .collect();
+            Some((
+                p,
+                re2d_output::png_encode::encode_rgba(&px, img.width, img.height)
+                    .map_err(|e| Fail(format!("{}: {e}", p.display()), 3))?,
+            ))
+        }
+        _ => None,
+    };
+    if let Some((p, _)) = &mask_png {
+        re2d_output::publish::check_clash(p, &refs)
+            .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
+    }
     re2d_output::publish::publish(&a.output, &png, &refs)
         .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
+    if let Some((p, bytes)) = &mask_png {
+        re2d_output::publish::publish(p, bytes, &refs)
+            .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
+    }
     Ok(format!(
         "{}: {}x{}",
         a.output.display(),
@@ -304,11 +410,69 @@ fn do_render(a: &RefArgs) -> Result<String, Fail> {
     ))
 }
 
+fn do_seams(a: &SeamArgs) -> Result<String, Fail> {
+    let model = load(&a.model)?;
+    if !(a.max_share.is_finite() && (0.0..=1.0).contains(&a.max_share)) {
+        return Err(Fail(
+            format!("--max-share {} is not a share in [0, 1]", a.max_share),
+            1,
+        ));
+    }
+    let clips: Vec<String> = if a.clip.is_empty() {
+        model.clips.iter().map(|c| c.name.clone()).collect()
+    } else {
+        a.clip.clone()
+    };
+    let counted = re2d_riv::seams::survey(&model, &clips, a.samples, a.fps, &Limits::current())?;
+    let pct = |s: &re2d_riv::seams::Seams| 100.0 * s.share();
+    // one line per clip: its worst frame
+    let mut labels: Vec<Option<&String>> = vec![None];
+    labels.extend(clips.iter().map(Some));
+    for l in labels {
+        let worst = counted
+            .iter()
+            .filter(|c| c.clip.as_ref() == l)
+            .max_by(|x, y| x.seams.share().total_cmp(&y.seams.share()));
+        if let Some(c) = worst {
+            println!(
+                "{}: worst at {:.3} s: {} uncovered of {} px ({:.4} %)",
+                l.map_or("rest", |s| s.as_str()),
+                c.time,
+                c.seams.uncovered,
+                c.seams.silhouette,
+                pct(&c.seams)
+            );
+        }
+    }
+    let Some(w) = counted
+        .iter()
+        .max_by(|x, y| x.seams.share().total_cmp(&y.seams.share()))
+    else {
+        return Ok(String::new());
+    };
+    let summary = format!(
+        "{}: seams: {} frames, worst {} at {:.3} s: {} uncovered of {} px ({:.4} %), bound {:.4} %",
+        a.model.display(),
+        counted.len(),
+        w.clip.as_deref().unwrap_or("rest"),
+        w.time,
+        w.seams.uncovered,
+        w.seams.silhouette,
+        pct(&w.seams),
+        100.0 * a.max_share
+    );
+    if w.seams.share() > a.max_share {
+        return Err(Fail(format!("E_SEAMS: {summary}"), 1));
+    }
+    Ok(summary)
+}
+
 /// Runs `re2d riv …`.
 pub fn run(c: &RivCmd) -> i32 {
     match c {
         RivCmd::Check(a) => finish("re2d riv check", do_check(a)),
         RivCmd::RenderRef(a) => finish("re2d riv render-ref", do_render(a)),
+        RivCmd::Seams(a) => finish("re2d riv seams", do_seams(a)),
     }
 }
 

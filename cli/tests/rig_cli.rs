@@ -692,4 +692,233 @@ fn rig_page_writes_a_page_that_needs_no_fetch() {
         embedded(&std::fs::read_to_string(&other).unwrap()),
         std::fs::read(&riv).unwrap()
     );
+/// Issue 47: a wave on the arms over the walk (`:once:arms`), its layer in model.json, every
+/// warning of the report on stderr, `rig render` of a clip and of the wave over the walk (a strip,
+/// a sheet, a GIF, numbered frames, all of the motion box's size), `re2d render` of the rig model,
+/// and the bad inputs: an unknown bone in the set, an unknown clip, a frame budget over the limit,
+/// an option of a character model given to a rig model.
+#[test]
+fn a_body_part_motion_plays_as_a_layer_and_rig_render_shows_it() {
+    let (dir, sk) = small("layers");
+    let out = dir.join("out");
+    let m = |f: &str| repo().join("assets/mocap").join(f);
+    let walk = format!("walk={}", m("cmu-131-01-walk.bvh").display());
+    let wave = format!("wave={}:once:arms", m("fair1-wave-hello.bvh").display());
+    let (c, stdout, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        &walk,
+        "--motion",
+        &wave,
+        "--max-turn",
+        "wave=150",
+        "--strips",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{stdout}{stderr}");
+    let model: Value =
+        serde_json::from_slice(&std::fs::read(out.join("model.json")).unwrap()).unwrap();
+    assert_eq!(
+        model["state_machine"]["layers"],
+        serde_json::json!([{"name": "wave", "clip": "wave", "trigger": "wave"}])
+    );
+    assert_eq!(model["state_machine"]["triggers"], serde_json::json!([]));
+    let mut keyed: Vec<&String> = model["clips"]["wave"]["tracks"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    keyed.sort();
+    assert_eq!(
+        keyed,
+        [
+            "forearm_far",
+            "forearm_near",
+            "hand_far",
+            "hand_near",
+            "upper_arm_far",
+            "upper_arm_near"
+        ]
+    );
+    assert!(model["clips"]["wave"].get("translations").is_none());
+    // every warning of the report is a line of stderr, and a clamp line counts its keys
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(!warnings.is_empty());
+    for w in warnings {
+        let line = format!("re2d rig build: warning: {}", w.as_str().unwrap());
+        assert!(stderr.lines().any(|l| l == line), "{line} not in {stderr}");
+    }
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("clamped")
+                && w.as_str().unwrap().contains(" keys")),
+        "{warnings:?}"
+    );
+    assert_eq!(r["motions"]["wave"]["max_turn_deg"], 150.0);
+    for c in ["walk", "wave", "idle"] {
+        assert!(out.join(format!("strip_{c}.png")).is_file(), "strip {c}");
+    }
+    // rig render: the wave over the walk, 4 frames, every output
+    let mj = out.join("model.json");
+    let r_dir = dir.join("render");
+    let p = |n: &str| r_dir.join(n).to_string_lossy().into_owned();
+    std::fs::create_dir_all(&r_dir).unwrap();
+    let (c, stdout, stderr) = run(&[
+        "rig",
+        "render",
+        mj.to_str().unwrap(),
+        "--clip",
+        "walk",
+        "--over",
+        "wave",
+        "--frames",
+        "4",
+        "--scale",
+        "0.5",
+        "--strip",
+        &p("strip.png"),
+        "--sheet",
+        &p("sheet.png"),
+        "--columns",
+        "2",
+        "--gif",
+        &p("x.gif"),
+        "--apng",
+        &p("x.apng"),
+        "--png",
+        &p("frames"),
+    ]);
+    assert_eq!(c, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("walk + wave: 4 frames"), "{stdout}");
+    let f0 = re2d::png_io::read_png_file(&r_dir.join("frames/frame-0000.png")).unwrap();
+    let strip = re2d::png_io::read_png_file(&r_dir.join("strip.png")).unwrap();
+    let sheet = re2d::png_io::read_png_file(&r_dir.join("sheet.png")).unwrap();
+    assert_eq!((strip.width, strip.height), (4 * f0.width, f0.height));
+    assert_eq!((sheet.width, sheet.height), (2 * f0.width, 2 * f0.height));
+    assert!(r_dir.join("frames/frame-0003.png").is_file());
+    assert!(!r_dir.join("frames/frame-0004.png").exists());
+    let gif = std::fs::read(r_dir.join("x.gif")).unwrap();
+    assert_eq!(&gif[..6], b"GIF89a");
+    // the frame is the motion box: the figure reaches within the margin (8 px) and the meshes'
+    // slack around the paint (a few px) of every side
+    let mut b = [u32::MAX, u32::MAX, 0, 0];
+    for f in 0..4 {
+        let img =
+            re2d::png_io::read_png_file(&r_dir.join(format!("frames/frame-{f:04}.png"))).unwrap();
+        for (i, px) in img.data.chunks(4).enumerate() {
+            if px[3] > 0 {
+                let (x, y) = (i as u32 % img.width, i as u32 / img.width);
+                b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
+    }
+    assert!(b[0] <= 16 && b[1] <= 16, "{b:?}");
+    assert!(
+        b[2] + 17 >= f0.width && b[3] + 17 >= f0.height,
+        "{b:?} in {}x{}",
+        f0.width,
+        f0.height
+    );
+    // re2d render recognises the rig model
+    let (c, _, stderr) = run(&[
+        "render",
+        mj.to_str().unwrap(),
+        "--clip",
+        "wave",
+        "--frames",
+        "3",
+        "--sheet",
+        &p("r.png"),
+    ]);
+    assert_eq!(c, 0, "{stderr}");
+    assert!(r_dir.join("r.png").is_file());
+    // bad inputs: one line, exit code, nothing written
+    let cases: Vec<(Vec<String>, i32, &str)> = vec![
+        (
+            vec![
+                "render".into(),
+                mj.display().to_string(),
+                "--yaw".into(),
+                "10".into(),
+                "--gif".into(),
+                p("no.gif"),
+            ],
+            2,
+            "is a rig model",
+        ),
+        (
+            vec![
+                "rig".into(),
+                "render".into(),
+                mj.display().to_string(),
+                "--clip".into(),
+                "wav".into(),
+                "--gif".into(),
+                p("no.gif"),
+            ],
+            1,
+            "unknown clip 'wav' (clips: idle, walk, wave)",
+        ),
+        (
+            vec![
+                "--limit".into(),
+                "sheet-max-bytes=1000".into(),
+                "rig".into(),
+                "render".into(),
+                mj.display().to_string(),
+                "--gif".into(),
+                p("no.gif"),
+            ],
+            1,
+            "sheet-max-bytes",
+        ),
+        (
+            vec![
+                "--limit".into(),
+                "max-frames=3".into(),
+                "rig".into(),
+                "render".into(),
+                mj.display().to_string(),
+                "--frames".into(),
+                "4".into(),
+                "--gif".into(),
+                p("no.gif"),
+            ],
+            1,
+            "max-frames",
+        ),
+    ];
+    for (args, code, want) in cases {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (c, _, stderr) = run(&a);
+        assert_eq!(c, code, "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!r_dir.join("no.gif").exists());
+    }
+    // a set naming a bone the skeleton does not have
+    let bad = format!("wave={}:once:wing", m("fair1-wave-hello.bvh").display());
+    let (c, _, stderr) = run(&[
+        "rig",
+        "build",
+        sk.to_str().unwrap(),
+        "--motion",
+        &walk,
+        "--motion",
+        &bad,
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(c, 1, "{stderr}");
+    assert!(
+        stderr.contains("E_RIG_MOTION") && stderr.contains("no bone 'wing'"),
+        "{stderr}"
+    );
 }

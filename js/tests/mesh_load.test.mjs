@@ -56,7 +56,8 @@ test('shape: skeleton, parts, clips, pose, draw; $.mesh own keys unchanged', () 
     keys(mesh, ['skeleton', 'part', 'ik', 'fromSlice', 'draw', 'scratchSize', 'flatSize', 'posed']);
     is(typeof mesh.load, 'function');
     const ch = mesh.load(model());
-    keys(ch, ['skeleton', 'parts', 'clips', 'pose', 'draw']);
+    keys(ch, ['skeleton', 'parts', 'clips', 'layers', 'pose', 'draw']);
+    json(ch.layers, []);
     json(ch.clips, { walk: { duration: 2, loop: true }, once: { duration: 1, loop: false }, hop: { duration: 1, loop: true } });
     json(ch.skeleton.bones(), ['a', 'b']);
     json(ch.parts.map((p) => p.name), ['p', 'q', 'r']);
@@ -80,6 +81,28 @@ test('pose: additive angles at t, linear between keys, held outside, looping and
     is(ch.pose('hop', 0.49).angles.b, 1, 'step holds');
     is(ch.pose('hop', 0.5).angles.b, 2);
     json(ch.pose('once', 0.5).offsets, {});
+});
+
+test('layers (issue 47): pose([[clip, t], …]) mixes clips, each overriding the bones it keys', () => {
+    recorder();
+    const sm = { name: 'sm', input: 'speed', blend: [['walk', 0]], layers: [{ name: 'wave', clip: 'once', trigger: 'wave' }] };
+    const ch = installMesh({}).load(model({ state_machine: sm }));
+    json(ch.layers, [{ name: 'wave', clip: 'once', trigger: 'wave' }]);
+    // once keys a only: walk's b and root offset stay, a is once's
+    json(ch.pose([['walk', 0.5], ['once', 0.5]]), { angles: { b: 0.5, a: 1 }, offsets: { a: { x: 1, y: -2 } } });
+    // hop keys b: the later layer wins on it
+    json(ch.pose([['walk', 0.5], ['hop', 0.49]]).angles, { b: 1 });
+    json(ch.pose([['hop', 0.49], ['walk', 0.5]]).angles, { b: 0.5 }, 'order matters');
+    json(ch.pose([['walk', 0.5]]), ch.pose('walk', 0.5), 'one layer is the clip');
+    // each layer at its own time
+    json(ch.pose([['walk', 1], ['once', 0]]).angles, { b: 1, a: 0.5 });
+    const rec = recorder();
+    const ch2 = installMesh({}).load(model());
+    is(ch2.draw([['walk', 0.5], ['once', 0.5]]), 6);
+    is(rec.submits.length, 3);
+    throws(() => ch.pose([]), TypeError);
+    throws(() => ch.pose([['walk']]), TypeError);
+    throws(() => ch.pose([['walk', 0], ['nope', 0]]), Error);
 });
 
 test('draw: far to near, z from the draw order (ties: later nearer), root translation moves the tree', () => {

@@ -99,7 +99,8 @@ async function runFixture(a, name, page, pageNoGl, logs) {
     const dur = Math.round(model.clips[clip].duration * 60) / 60;
     const n = cfg.samples || 8;
     const times = Array.from({ length: n + 1 }, (_, i) => (i * dur) / n);
-    const ref = (args, file) => { re2d(a.re2d, ['riv', 'render-ref', modelPath, ...args, '--output', file]); return file; };
+    const ref0 = (mpath, args, file) => { re2d(a.re2d, ['riv', 'render-ref', mpath, ...args, '--output', file]); return file; };
+    const ref = (args, file) => ref0(modelPath, args, file);
     const refAt = times.map((t, i) => ref(['--clip', clip, '--time', String(t)], path.join(out, 'ref', `ref-${i}.png`)));
     const refShift = times.map((t, i) => ref(['--clip', clip, '--time', String(t + dur / 4)], path.join(out, 'ref', `shift-${i}.png`)));
     const masks = {};
@@ -211,6 +212,56 @@ async function runFixture(a, name, page, pageNoGl, logs) {
             const s2 = async (k) => { const f = await shots(k, s2Steps, 's2'); return min(f.map((x, i) => M.iou(x, s2Ref[i]))); };
             sm.s2 = { trigger: s.trigger, good: await s2('good'), wrongtarget: await s2('sm-wrongtarget'), unread: await s2('sm-unread') };
         }
+        if (s.layer) {
+            // L1 (issue 47, layers.rs): walking at speed 1, the body-part layer's trigger fires; its
+            // clip plays over the walk on the bones it keys. Each frame vs the reference renderer's
+            // mixed pose (render-ref --clip walk --time T --layer CLIP@T'): the walk 0.5 s and 1.0 s
+            // after the fire with the layer's clip at 0.5 and 1.0 s, then the walk alone 0.2 s past
+            // the clip's end (the layer lets go; on the advance that crosses the end the runtime still
+            // applies the clip's last frame once, its hold on exit, so the shot is one advance later),
+            // then the trigger fired again (the layer restarts from its Exit state) and 0.5 s later. Control: the layer's clip keyed on every bone
+            // (--control layer-all), which holds the legs still under the wave.
+            re2d(a.re2d, ['export-riv', modelPath, '--output', path.join(out, 'layer-all.riv'), '--control', 'layer-all']);
+            const L = s.layer;
+            const d = Math.round(model.clips[L.clip].duration * 60) / 60;
+            const mixOf = (tw, tl, tag) => M.readPng(ref(['--clip', s.walk, '--time', String(tw), ...(tl === null ? [] : ['--layer', `${L.clip}@${tl}`])], path.join(out, 'ref', `l1-${tag}.png`)));
+            const steps = [{ dt: 0 }, { set: { [s.input]: 1 }, dt: 0.3 }, { fire: [L.trigger], dt: 0.05 },
+                { dt: 0.5, shot: true }, { dt: 0.5, shot: true }, { dt: d - 1.0 + 0.1 }, { dt: 0.1, shot: true },
+                { fire: [L.trigger], dt: 0.05 }, { dt: 0.5, shot: true }];
+            const tEnd = 0.35 + d + 0.2;
+            const refs = [mixOf(0.85, 0.5, 'a'), mixOf(1.35, 1.0, 'b'), mixOf(tEnd, null, 'c'), mixOf(tEnd + 0.55, 0.5, 'd')];
+            const l1 = async (k) => { const f = await shots(k, steps, 'l1'); return f.map((x, i) => M.iou(x, refs[i])); };
+            const good = await l1('good'), all = await l1('layer-all');
+            // the layer must show: the mixed reference differs from the walk alone at the same time
+            const walkOnly = M.readPng(ref(['--clip', s.walk, '--time', '0.85'], path.join(out, 'ref', 'l1-walkonly.png')));
+            sm.l1 = { clip: L.clip, perFrame: good.map(r4), control: all.map(r4), good: min(good), layerAll: min(all),
+                mixVsWalk: M.iou(refs[0], walkOnly) };
+        }
+    }
+    // N1 seams (issue 47, crates/riv/src/seams.rs): the runtime's walk frames, counted on the seam
+    // mask of the same pose (render-ref --seam-mask: where two or more parts meet inside the posed
+    // silhouette, eroded by its soft rim: `seams.rim` px, the quarter-size fixture's two texels
+    // (1 px) plus 1 px for the runtime's edges, which it rasterises about a pixel softer than the
+    // reference): pixels with alpha < 250 there, as a share of the silhouette. Control: the same character built with --seam-pad 0 (no part reaches under its
+    // nearer neighbours), counted against its own masks.
+    let seams = null;
+    if (cfg.seams) {
+        const count = async (k, mpath, tag) => {
+            const fr = await frames(k, clip, times, page, `${tag}-`);
+            return fr.map((f, i) => {
+                const mfile = path.join(out, 'ref', `${tag}-mask-${i}.png`);
+                const rimg = M.readPng(ref0(mpath, ['--clip', clip, '--time', String(times[i]), '--seam-mask', mfile, '--seam-rim', String(cfg.seams.rim)], path.join(out, 'ref', `${tag}-frame-${i}.png`)));
+                const u = M.uncovered(f, M.readPng(mfile));
+                let sil = 0;
+                for (let j = 0; j < rimg.w * rimg.h; j++) if (rimg.data[j * 4 + 3] > 0) sil++;
+                return { uncovered: u.uncovered, silhouette: sil, share: u.uncovered / Math.max(1, sil) };
+            });
+        };
+        const ctlPath = path.join(fdir, cfg.seams.controlModel);
+        re2d(a.re2d, ['export-riv', ctlPath, '--output', path.join(out, 'seam-control.riv')]);
+        const good = await count('good', modelPath, 'seams');
+        const control = await count('seam-control', ctlPath, 'seams-control');
+        seams = { good, control, max: cfg.seams.maxShare, worst: max(good.map((x) => x.share)), controlWorst: max(control.map((x) => x.share)) };
     }
     const c1ok = (i) => i.ok && i.artboard === (model.name ?? 're2d') && JSON.stringify(i.animations.map((x) => x.name).sort()) === JSON.stringify(sortedClips) && i.consoleErrors.length === 0;
     const raw = {
@@ -229,6 +280,7 @@ async function runFixture(a, name, page, pageNoGl, logs) {
         c9t,
         walk,
         sm,
+        seams,
     };
     return { cfg, raw, times, out };
 }
@@ -360,9 +412,22 @@ function evaluate(fx, raw, sc, t, logs, c0) {
                 `wrong target ${r4(s2.wrongtarget)}, unread input ${r4(s2.unread)}`);
         }
     }
+    if (raw.sm && raw.sm.l1) {
+        const l = raw.sm.l1, T = 0.99;
+        row('L1', `the ${l.clip} layer plays over the walk on its own bones`, l.good >= T && l.mixVsWalk < T, l.good, `${l.clip} keyed on all bones`,
+            l.layerAll, l.layerAll < T, `IoU ≥ ${T} vs the reference's mixed pose at each of ${l.perFrame.length} shots`,
+            `per frame ${l.perFrame.join(', ')}; control ${l.control.join(', ')}; mixed vs walk alone ${r4(l.mixVsWalk)}`);
+    }
+    if (raw.seams) {
+        const z = raw.seams;
+        const pct = (x) => `${r4(100 * x)} %`;
+        row('N1', 'no seams between parts', z.worst <= z.max, z.worst, '--seam-pad 0', z.controlWorst, z.controlWorst > z.max,
+            `uncovered ≤ ${pct(z.max)} of the silhouette at each of ${z.good.length} walk frames`,
+            `worst ${z.good.reduce((b, x) => (x.share > b.share ? x : b)).uncovered} px (${pct(z.worst)}); control worst ${pct(z.controlWorst)}`);
+    }
     // live margins: a threshold is valid only while the controls stay ≥ 0.05 below the correct score
     for (const r of rows) {
-        if (['C0', 'C1', 'W1', 'W2', 'W3'].includes(r.id)) continue;
+        if (['C0', 'C1', 'W1', 'W2', 'W3', 'N1'].includes(r.id)) continue;
         const margin = r.good - r.controlScore;
         r.margin = r4(margin);
         if (margin < MARGIN) {

@@ -117,3 +117,18 @@ export function markerFraction(img, marker) {
     }
     return n / (img.w * img.h);
 }
+
+// Seams (issue 47; crates/riv/src/seams.rs): the pixels of the runtime frame `img` whose alpha is
+// below 250 on the seam mask `maskImg` (render-ref --seam-mask of the same pose: where two or more
+// parts meet inside the posed silhouette, eroded by its soft rim), and the mask's size.
+export const SEAM_OPAQUE = 250;
+export function uncovered(img, maskImg) {
+    sameSize(img, maskImg);
+    let n = 0, m = 0;
+    for (let i = 0; i < img.w * img.h; i++) {
+        if (maskImg.data[i * 4 + 3] === 0) continue;
+        m++;
+        if (img.data[i * 4 + 3] < SEAM_OPAQUE) n++;
+    }
+    return { uncovered: n, mask: m };
+}

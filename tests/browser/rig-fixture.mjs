@@ -27,7 +27,7 @@ function args(argv) {
     const a = {};
     for (let i = 0; i < argv.length; i += 2) {
         const k = argv[i].replace(/^--/, '');
-        if (!['build', 'skeleton', 'knee', 'out', 'thresholds', 'scale'].includes(k) || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
+        if (!['build', 'skeleton', 'knee', 'out', 'thresholds', 'scale', 'seam-control'].includes(k) || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
         a[k] = argv[i + 1];
     }
     for (const k of ['build', 'skeleton', 'knee', 'out']) if (!a[k]) throw new Error(`--${k} is required`);
@@ -133,6 +133,19 @@ function main() {
         const at = (v) => (sm.blend.find((b) => b[1] === v) || [null])[0];
         harness.sm = { name: sm.name, input: sm.input, idle: at(0), walk: at(1), trigger: sm.triggers.length ? sm.triggers[0][1] : null };
         if (!harness.sm.idle || !harness.sm.walk) throw new Error('the state machine has no idle at 0 or walk at 1');
+        // a body-part layer (issue 47): L1 plays its first one-shot layer over the walk
+        const layer = (sm.layers || []).find((l) => !model.clips[l.clip].loop);
+        if (layer) harness.sm.layer = { name: layer.name, clip: layer.clip, trigger: layer.trigger };
+    }
+    // N1 (issue 47): the same character built with --seam-pad 0, scaled alike, as the seams' control
+    if (a['seam-control']) {
+        const cdir = path.join(a.out, 'seam-control');
+        fs.mkdirSync(cdir, { recursive: true });
+        const cm = JSON.parse(fs.readFileSync(path.join(a['seam-control'], 'model.json'), 'utf8'));
+        scaleModel(cm, a.scale);
+        for (const file of Object.values(cm.textures)) fs.copyFileSync(path.join(a['seam-control'], file), path.join(cdir, file));
+        fs.writeFileSync(path.join(cdir, 'model.json'), JSON.stringify(cm) + '\n');
+        harness.seams = { controlModel: 'seam-control/model.json', maxShare: 0.0005, rim: Math.ceil(2 * 2 * a.scale) + 1 };
     }
     fs.writeFileSync(path.join(a.out, 'harness.json'), JSON.stringify(harness, null, 2) + '\n');
     if (a.thresholds && fs.existsSync(a.thresholds)) fs.copyFileSync(a.thresholds, path.join(a.out, 'thresholds.json'));

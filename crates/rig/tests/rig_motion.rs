@@ -858,3 +858,29 @@ fn cmu_mapping_and_bob() {
         assert!(a.iter().all(|x| x.abs() <= deg(90.0) + 1e-12));
     }
 }
+
+/// Issue 47: a bone whose name has no role word of the documented table and
+/// that the declaration maps to no joint keeps its drawn pose relative to
+/// its parent — a belly hanging from the torso stays still and takes no
+/// share of the trunk chain (it followed the trunk before: `belly`,
+/// `abdomen` and `waist` were trunk words the docs never listed).
+#[test]
+fn a_belly_keeps_its_drawn_pose() {
+    let plain = cmu_walk(&MotionOptions::default());
+    for name in ["belly", "abdomen", "waist"] {
+        let mut bones = biped();
+        bones.push(bone(name, Some(1), [402.0, 500.0], [440.0, 520.0]));
+        let r = retarget_with_report(&cmu(), &bones, &MotionOptions::default()).unwrap();
+        let k = bones.len() - 1;
+        assert!(
+            r.walk.angles[k].iter().all(|&a| a == 0.0),
+            "{name} moved relative to its parent"
+        );
+        assert_eq!(r.report.joints[k], None, "{name} has a joint");
+        // the torso's share of the trunk chain is unchanged
+        assert_eq!(
+            r.walk.angles[1], plain.walk.angles[1],
+            "{name} changed the torso"
+        );
+    }
+}

@@ -39,11 +39,14 @@ pub enum Control {
     /// The state machine's trigger conditions read extra, unnamed trigger
     /// inputs: firing a named trigger drives nothing (issue 25).
     SmUnread,
+    /// Every layer's clip also keys every bone the other clips key, held at
+    /// rest: the layer keyed on all bones (issue 47, `layers.rs`).
+    LayerAll,
 }
 
 impl Control {
     /// Every control, in §9 order.
-    pub const ALL: [Control; 11] = [
+    pub const ALL: [Control; 12] = [
         Control::Zflip,
         Control::Tflip,
         Control::Unbind,
@@ -55,6 +58,7 @@ impl Control {
         Control::Notranslate,
         Control::SmWrongTarget,
         Control::SmUnread,
+        Control::LayerAll,
     ];
 
     /// The CLI name.
@@ -71,6 +75,7 @@ impl Control {
             Control::Notranslate => "notranslate",
             Control::SmWrongTarget => "sm-wrongtarget",
             Control::SmUnread => "sm-unread",
+            Control::LayerAll => "layer-all",
         }
     }
 
@@ -606,7 +611,7 @@ pub fn objects(
             Some(Control::SmUnread) => Some(super::machine::Broken::Unread),
             _ => None,
         };
-        super::machine::records(m, broken, &mut out);
+        super::machine::records(m, &model.clips, broken, &mut out);
     }
     Ok((out, frame, warnings))
 }
@@ -680,6 +685,13 @@ pub fn check_embedded(model: &Model, limits: &re2d::limits::Limits) -> Result<u6
 /// the current `riv-max-embedded`).
 pub fn export(model: &Model, o: &Options) -> Result<Export, RivError> {
     check_embedded(model, &re2d::limits::Limits::current())?;
+    let keyed_on_all;
+    let model = if o.control == Some(Control::LayerAll) {
+        keyed_on_all = super::layers::keyed_on_all(model);
+        &keyed_on_all
+    } else {
+        model
+    };
     let (objects, frame, warnings) = objects(model, o)?;
     let header = Header {
         major: if o.control == Some(Control::Badversion) {

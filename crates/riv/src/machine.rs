@@ -6,8 +6,13 @@
 //! ```json
 //! "state_machine": {"name": "sm", "input": "speed",
 //!                   "blend": [["idle", 0], ["walk", 1]],
-//!                   "triggers": [["jump", "jump"], ["wave", "wave"]]}
+//!                   "triggers": [["jump", "jump"], ["wave", "wave"]],
+//!                   "layers": [{"name": "wave", "clip": "wave", "trigger": "wave"}]}
 //! ```
+//!
+//! `layers` (optional; motions by body part over the locomotion layer) are
+//! `layers.rs`: each its own layer after `locomotion`, its trigger an input
+//! after all the others.
 //!
 //! One machine, one layer (`locomotion`), and the §11.7 layout (its worked example is this writer's output byte for byte):
 //!
@@ -52,6 +57,8 @@ pub struct Machine {
     pub blend: Vec<(usize, f64)>,
     /// One-shot clips (indices) and their trigger names.
     pub triggers: Vec<(usize, String)>,
+    /// Layers over the locomotion layer (motions by body part, `layers.rs`).
+    pub layers: Vec<super::layers::Layer>,
 }
 
 /// How the writer breaks a machine for a negative control.
@@ -141,11 +148,20 @@ pub fn parse(v: Option<&Json>, clips: &[Clip]) -> Result<Option<Machine>, RivErr
         }
         triggers.push((clip(c, &at)?, n.to_string()));
     }
+    let mut inputs: Vec<String> = vec![input.clone()];
+    inputs.extend(triggers.iter().map(|(_, t)| t.clone()));
+    let used: Vec<usize> = blend
+        .iter()
+        .map(|b| b.0)
+        .chain(triggers.iter().map(|t| t.0))
+        .collect();
+    let layers = super::layers::parse(m.get("layers"), clips, &inputs, &used)?;
     Ok(Some(Machine {
         name,
         input,
         blend,
         triggers,
+        layers,
     }))
 }
 
@@ -161,8 +177,9 @@ fn threshold(t: &Json, at: &str) -> Result<f64, RivError> {
     }
 }
 
-/// The machine's records (§11.4 order), appended to `out`.
-pub fn records(m: &Machine, broken: Option<Broken>, out: &mut Vec<RivObject>) {
+/// The machine's records (§11.4 order), appended to `out`; `clips` are the
+/// model's (a layer's looping clip is switched by its trigger).
+pub fn records(m: &Machine, clips: &[Clip], broken: Option<Broken>, out: &mut Vec<RivObject>) {
     let trans = |to: u64, flags: u64, exit: u64| {
         RivObject::new(ty::STATE_TRANSITION)
             .with(prop::STATE_TO_ID, Value::Uint(to))
@@ -197,6 +214,13 @@ pub fn records(m: &Machine, broken: Option<Broken>, out: &mut Vec<RivObject>) {
             );
         }
     }
+    // the layers' triggers come after every other input (so the ids above stay)
+    let first_layer_input = out
+        .iter()
+        .rev()
+        .take_while(|r| r.type_key != ty::STATE_MACHINE)
+        .count() as u64;
+    super::layers::input_records(&m.layers, out);
     out.push(RivObject::new(ty::SM_LAYER).with(prop::SM_NAME, Value::Str("locomotion".into())));
     let wrong = broken == Some(Broken::WrongTarget);
     let unread = broken == Some(Broken::Unread);
@@ -236,4 +260,5 @@ pub fn records(m: &Machine, broken: Option<Broken>, out: &mut Vec<RivObject>) {
         // back to the blend when the one-shot ends: exit time on, in percent, 100 %
         out.push(trans(BLEND, 12, 100));
     }
+    super::layers::layer_records(&m.layers, clips, first_layer_input, out);
 }

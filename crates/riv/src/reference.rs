@@ -9,6 +9,13 @@
 //! [`render`] (parts far to near, bilinear texture sampling, "over"
 //! compositing, pixel centres with the top-left fill rule, no
 //! anti-aliasing, transparent canvas of the artboard size).
+//!
+//! A pose may mix clips ([`pose_layers`], issue 47): each clip applied in
+//! order sets the bones it keys and leaves the rest, the rule of the
+//! `.riv`'s state-machine layers (rive-export.md §11.4). [`render_scene`]
+//! renders such a pose, optionally into a [`View`] (a window of the
+//! artboard at a scale) and with the posed [silhouette](Rendered::silhouette)
+//! (every pixel some part's texel covers with alpha > 0).
 
 use super::error::{Code, RivError, err};
 use super::export::{duration_frames, key_frames};
@@ -102,13 +109,16 @@ fn find_clip<'a>(model: &'a Model, name: &str) -> Result<&'a Clip, RivError> {
 /// last frame, as the runtime's animation instance does.
 pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Vec<f64>, RivError> {
     let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-    let Some(name) = clip else {
-        return Ok(local);
-    };
-    let c = find_clip(model, name)?;
-    let time = clip_time(c, t, fps);
-    for tr in &c.tracks {
-        local[tr.bone] = model.bones[tr.bone].angle + sample(&tr.keys, time, fps, c.step);
+    let mut moved = vec![[0.0, 0.0]; model.bones.len()];
+    if let Some(name) = clip {
+        apply(
+            model,
+            find_clip(model, name)?,
+            t,
+            fps,
+            &mut local,
+            &mut moved,
+        );
     }
     Ok(local)
 }
@@ -121,21 +131,62 @@ pub fn moved_at(
     t: f64,
     fps: u32,
 ) -> Result<Vec<[f64; 2]>, RivError> {
-    let mut out = vec![[0.0, 0.0]; model.bones.len()];
-    let Some(name) = clip else {
-        return Ok(out);
-    };
-    let c = find_clip(model, name)?;
+    let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
+    let mut moved = vec![[0.0, 0.0]; model.bones.len()];
+    if let Some(name) = clip {
+        apply(
+            model,
+            find_clip(model, name)?,
+            t,
+            fps,
+            &mut local,
+            &mut moved,
+        );
+    }
+    Ok(moved)
+}
+
+/// Clip `c` at time `t` applied over a pose: every bone it keys takes the
+/// clip's angle (rest + track) and every root it translates the clip's
+/// offset; the others keep their values.
+fn apply(model: &Model, c: &Clip, t: f64, fps: u32, local: &mut [f64], moved: &mut [[f64; 2]]) {
     let time = clip_time(c, t, fps);
+    for tr in &c.tracks {
+        local[tr.bone] = model.bones[tr.bone].angle + sample(&tr.keys, time, fps, c.step);
+    }
     for tr in &c.translations {
         let xs: Vec<(f64, f64)> = tr.keys.iter().map(|k| (k.0, k.1)).collect();
         let ys: Vec<(f64, f64)> = tr.keys.iter().map(|k| (k.0, k.2)).collect();
-        out[tr.bone] = [
+        moved[tr.bone] = [
             sample(&xs, time, fps, c.step),
             sample(&ys, time, fps, c.step),
         ];
     }
-    Ok(out)
+}
+
+/// Local angles and root translations of `layers` — `(clip, time)` pairs —
+/// applied in order over the rest pose (empty: the rest pose): a later clip
+/// overrides an earlier one on the bones (and roots) it keys, as a later
+/// state-machine layer does in the runtime (rive-export.md §11.4), and
+/// leaves the others as the layers before it set them.
+pub fn pose_layers(
+    model: &Model,
+    layers: &[(String, f64)],
+    fps: u32,
+) -> Result<(Vec<f64>, Vec<[f64; 2]>), RivError> {
+    let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
+    let mut moved = vec![[0.0, 0.0]; model.bones.len()];
+    for (name, t) in layers {
+        apply(
+            model,
+            find_clip(model, name)?,
+            *t,
+            fps,
+            &mut local,
+            &mut moved,
+        );
+    }
+    Ok((local, moved))
 }
 
 /// Deformed vertex positions of part `pi` (artboard space, offset applied):
@@ -230,9 +281,20 @@ fn top_left(a: [f64; 2], b: [f64; 2]) -> bool {
     dy < 0.0 || (dy == 0.0 && dx > 0.0)
 }
 
-/// Fills one textured triangle into the premultiplied canvas.
+/// Per pixel: how many parts drew a texel of alpha > 0 there (saturating),
+/// and the last part that did (its index + 1), so a part counts once.
+struct Cover {
+    count: Vec<u8>,
+    last: Vec<u32>,
+    part: u32,
+}
+
+/// Fills one textured triangle into the premultiplied canvas; `cover`
+/// (when given) counts the part at every pixel where the texel drawn has
+/// alpha > 0.
 fn fill(
     canvas: &mut [[f32; 4]],
+    mut cover: Option<&mut Cover>,
     w: usize,
     h: usize,
     p: [[f64; 2]; 3],
@@ -283,6 +345,13 @@ fn fill(
             for k in 0..4 {
                 d[k] = s[k] + d[k] * ia;
             }
+            if s[3] > 0.0
+                && let Some(c) = cover.as_deref_mut()
+                && c.last[y * w + x] != c.part
+            {
+                c.last[y * w + x] = c.part;
+                c.count[y * w + x] = c.count[y * w + x].saturating_add(1);
+            }
         }
     }
 }
@@ -296,63 +365,165 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
     if !o.time.is_finite() || o.time < 0.0 {
         return err(Code::Option, "--time must be a finite number >= 0");
     }
-    super::export::check_offset(o.offset)?;
-    let frame = model.frame(o.artboard, o.offset);
-    let (w, h) = (frame.width as usize, frame.height as usize);
+    let scene = Scene {
+        layers: o.clip.iter().map(|c| (c.clone(), o.time)).collect(),
+        fps: o.fps,
+        artboard: o.artboard,
+        offset: o.offset,
+        view: None,
+        only_part: o.only_part.clone(),
+        silhouette: false,
+    };
+    render_scene(model, &scene, limits).map(|r| r.image)
+}
+
+/// A window of the artboard rendered at a scale: canvas pixel `(cx, cy)`
+/// shows artboard point `(x + cx / scale, y + cy / scale)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// Artboard x of the canvas's left edge.
+    pub x: f64,
+    /// Artboard y of the canvas's top edge.
+    pub y: f64,
+    /// Canvas pixels per artboard pixel (> 0).
+    pub scale: f64,
+    /// Canvas width.
+    pub width: u32,
+    /// Canvas height.
+    pub height: u32,
+}
+
+/// What [`render_scene`] renders.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// The pose: `(clip, time)` layers applied in order over the rest pose
+    /// ([`pose_layers`]; empty: the rest pose).
+    pub layers: Vec<(String, f64)>,
+    /// Export fps (key times are quantised to it).
+    pub fps: u32,
+    /// Artboard size override (as for the export).
+    pub artboard: Option<(u32, u32)>,
+    /// Offset override (as for the export).
+    pub offset: Option<(f64, f64)>,
+    /// The window rendered (`None`: the whole artboard at scale 1).
+    pub view: Option<View>,
+    /// Render only the part with this name (coverage masks).
+    pub only_part: Option<String>,
+    /// Also return the silhouette.
+    pub silhouette: bool,
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Scene {
+            layers: Vec::new(),
+            fps: 60,
+            artboard: None,
+            offset: None,
+            view: None,
+            only_part: None,
+            silhouette: false,
+        }
+    }
+}
+
+/// A rendered scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// Straight-alpha RGBA8.
+    pub image: RgbaImage,
+    /// With [`Scene::silhouette`]: per pixel (row-major), how many parts
+    /// drew a texel of alpha > 0 there (at most 255). The posed silhouette
+    /// is where it is at least 1 (gaps between parts included), the joins
+    /// between parts where it is at least 2.
+    pub silhouette: Option<Vec<u8>>,
+}
+
+/// Checks a scene's options and the render's buffers against the limits
+/// before anything is allocated; returns the artboard frame and the canvas
+/// size.
+pub fn check_buffers(
+    model: &Model,
+    sc: &Scene,
+    limits: &Limits,
+) -> Result<(Frame, usize, usize), RivError> {
+    if sc.fps == 0 {
+        return err(Code::Option, "--fps must be at least 1");
+    }
+    if sc.layers.iter().any(|(_, t)| !t.is_finite() || *t < 0.0) {
+        return err(Code::Option, "--time must be a finite number >= 0");
+    }
+    super::export::check_offset(sc.offset)?;
+    let frame = model.frame(sc.artboard, sc.offset);
+    let (cw, ch) = match sc.view {
+        Some(v) => {
+            if !(v.scale.is_finite() && v.scale > 0.0 && v.x.is_finite() && v.y.is_finite()) {
+                return err(
+                    Code::Option,
+                    "the view's scale must be a finite number > 0 at a finite corner",
+                );
+            }
+            (v.width, v.height)
+        }
+        None => (frame.width, frame.height),
+    };
+    let (w, h) = (cw as usize, ch as usize);
     if w == 0 || h == 0 {
         return err(
             Code::Option,
-            format!(
-                "artboard {}x{} is empty (width and height must be at least 1)",
-                frame.width, frame.height
-            ),
+            format!("artboard {cw}x{ch} is empty (width and height must be at least 1)"),
         );
     }
-    if frame.width > limits.png_max_side
-        || frame.height > limits.png_max_side
+    if cw > limits.png_max_side
+        || ch > limits.png_max_side
         || (w as u64) * (h as u64) * 4 > limits.png_max_bytes
     {
         return err(
             Code::Option,
             format!(
-                "artboard {}x{} exceeds the image limits ({} px side, {} bytes; limit png-max-side / png-max-bytes, see --limit)",
-                frame.width, frame.height, limits.png_max_side, limits.png_max_bytes
+                "artboard {cw}x{ch} exceeds the image limits ({} px side, {} bytes; limit png-max-side / png-max-bytes, see --limit)",
+                limits.png_max_side, limits.png_max_bytes
             ),
         );
     }
     // Every buffer the render holds counts against png-max-bytes, checked
-    // before any is allocated: the f32 canvas (16 B/px) and the RGBA8 result
-    // (4 B/px), each texture as f32 (16 B/texel) plus the RGBA8 decode of
-    // the largest one (4 B/texel).
+    // before any is allocated: the f32 canvas (16 B/px), the RGBA8 result
+    // (4 B/px) and the silhouette (5 B/px: a count and a part), each texture as f32
+    // (16 B/texel) plus the RGBA8 decode of the largest one (4 B/texel).
     let texels: Vec<u64> = model
         .textures
         .iter()
         .map(|t| t.width as u64 * t.height as u64)
         .collect();
-    let need = 20 * (w as u64) * (h as u64)
+    let per_px = if sc.silhouette { 25 } else { 20 };
+    let need = per_px * (w as u64) * (h as u64)
         + 16 * texels.iter().sum::<u64>()
         + 4 * texels.iter().copied().max().unwrap_or(0);
     if need > limits.png_max_bytes {
         return err(
             Code::Option,
             format!(
-                "rendering {}x{} with {} texture(s) needs {need} bytes of buffers, more than {} (limit png-max-bytes, see --limit)",
-                frame.width,
-                frame.height,
+                "rendering {cw}x{ch} with {} texture(s) needs {need} bytes of buffers, more than {} (limit png-max-bytes, see --limit)",
                 texels.len(),
                 limits.png_max_bytes
             ),
         );
     }
-    let only = match &o.only_part {
+    Ok((frame, w, h))
+}
+
+/// Renders a [`Scene`] (§10.2 rules): the pose of its layers, every part far
+/// to near, into the artboard or the scene's [`View`].
+pub fn render_scene(model: &Model, sc: &Scene, limits: &Limits) -> Result<Rendered, RivError> {
+    let (frame, w, h) = check_buffers(model, sc, limits)?;
+    let only = match &sc.only_part {
         Some(n) => match model.parts.iter().position(|p| &p.name == n) {
             Some(i) => Some(i),
             None => return err(Code::Part, format!("unknown part '{n}'")),
         },
         None => None,
     };
-    let local = pose_at(model, o.clip.as_deref(), o.time, o.fps)?;
-    let moved = moved_at(model, o.clip.as_deref(), o.time, o.fps)?;
+    let (local, moved) = pose_layers(model, &sc.layers, sc.fps)?;
     let pose = model.world_moved(&local, &moved, frame.ox, frame.oy);
     let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
     let rest = model.world(&rest_local, frame.ox, frame.oy);
@@ -373,7 +544,16 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
         h: 1,
         px: vec![[1.0; 4]],
     };
+    let to_canvas = |p: [f64; 2]| match sc.view {
+        Some(v) => [(p[0] - v.x) * v.scale, (p[1] - v.y) * v.scale],
+        None => p,
+    };
     let mut canvas = vec![[0f32; 4]; w * h];
+    let mut cover = sc.silhouette.then(|| Cover {
+        count: vec![0; w * h],
+        last: vec![0; w * h],
+        part: 0,
+    });
     let mut order = super::export::draw_order(model);
     order.reverse(); // far to near
     for pi in order {
@@ -381,12 +561,19 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
             continue;
         }
         let part = &model.parts[pi];
+        if let Some(c) = cover.as_mut() {
+            c.part = pi as u32 + 1;
+        }
         let tex = part.texture.map_or(&white, |t| &texs[t]);
-        let pts = deform(model, pi, &pose, &rest, &frame);
+        let pts: Vec<[f64; 2]> = deform(model, pi, &pose, &rest, &frame)
+            .into_iter()
+            .map(to_canvas)
+            .collect();
         for t in part.tris.chunks_exact(3) {
             let (a, b, c) = (t[0] as usize, t[1] as usize, t[2] as usize);
             fill(
                 &mut canvas,
+                cover.as_mut(),
                 w,
                 h,
                 [pts[a], pts[b], pts[c]],
@@ -407,9 +594,12 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
         }
         data.push((a * 255.0).round() as u8);
     }
-    Ok(RgbaImage {
-        data,
-        width: frame.width,
-        height: frame.height,
+    Ok(Rendered {
+        image: RgbaImage {
+            data,
+            width: w as u32,
+            height: h as u32,
+        },
+        silhouette: cover.map(|c| c.count),
     })
 }

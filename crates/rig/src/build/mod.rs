@@ -11,6 +11,7 @@
 //! | `report.json` | every number with its control's number and threshold, the gates, the stage times |
 //! | `sheet.png` | contact sheet: drawing, ownership map, reassembly, its difference, hidden fill, meshes; eight walk frames |
 //! | `<clip>.html`, `machine.html`, `rive.js` | with the Rive runtime ([`Options::runtime`]): a page per clip and one for the state machine, playing `character.riv` (embedded) from `file://` ([`pages_of`]) |
+//! | `strip_<clip>.png` | with `--strips`: eight frames of each clip in a row, cropped to its motion box |
 //!
 //! Textures in `model.json` are the part PNGs, by relative path. Every file
 //! is computed in memory; the CLI publishes the folder all or nothing.
@@ -21,6 +22,7 @@
 //! | `model.rs` | the `export-riv` model: bones, parts on pages, clips, the state machine ([`model`], [`model_json`]) |
 //! | `report.rs` | `report.json`: every number with its control and threshold, the gates |
 //! | `sheet.rs` | the contact sheet's panels and walk frames |
+//! | `strips.rs` | `--strips`: one strip of eight frames per clip |
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -45,12 +47,15 @@ use re2d_riv::{self as riv};
 mod model;
 mod report;
 mod sheet;
+mod strips;
 
 pub use model::{clips_json, machine_json, model, model_json, page_id, page_name, pages_json};
 pub use report::{
-    CONFIDENCE_MARGIN, confidence_control, confidence_json, mesh_json, motion_json, verify_json,
+    CONFIDENCE_MARGIN, FIT_WARN_DEG, LOW_CONFIDENCE, TIE_WARN, confidence_control, confidence_json,
+    mesh_json, motion_json, verify_json,
 };
 use sheet::{assemble, panels, walk_frames};
+pub use strips::{STRIP_FRAMES, STRIP_HEIGHT, strip_name};
 
 /// Mesh step the weight-scheme table is measured with (px).
 pub const TABLE_STEP: usize = 8;
@@ -85,15 +90,42 @@ pub struct MotionSpec {
     pub up: Option<motion::axes::Axis>,
     /// The capture's forward axis (`None`: detected).
     pub forward: Option<motion::axes::Axis>,
+    /// The body part the motion drives (`:arms`, `:legs`, `:upper`,
+    /// `:lower` or `:a,b,…`; `None`: the declaration's `motion_bones`, else
+    /// the whole body). A body-part motion plays as its own state-machine
+    /// layer over the locomotion layer.
+    pub bones: Option<crate::declare::skeleton::BodySet>,
+    /// Largest turn of a bone from its drawn pose, degrees (`None`: 90°,
+    /// [`MotionOptions::max_angle`]); keys beyond it are clamped.
+    pub max_turn: Option<f64>,
 }
 
 impl MotionSpec {
-    /// Parses `NAME=FILE.bvh`, `NAME=FILE.bvh:once`, `NAME=FILE.bvh:loop`
-    /// or a bare `FILE.bvh` (named `default_name`). `Err` says why.
+    /// Parses `NAME=FILE.bvh[:once|:loop][:SET]` or a bare `FILE.bvh`
+    /// (named `default_name`); SET is `arms`, `legs`, `upper`, `lower` or a
+    /// comma-separated list of bones. `Err` says why.
     pub fn parse(s: &str, default_name: &str) -> Result<MotionSpec, String> {
         let (name, rest) = match s.split_once('=') {
             Some((n, r)) if !n.is_empty() && !n.contains(['/', '\\']) => (n.to_string(), r),
             _ => (default_name.to_string(), s),
+        };
+        // a body set after the last ':' (anything that is not a mode and does
+        // not look like a file: no path separator, no .bvh)
+        let (rest, bones) = match rest.rsplit_once(':') {
+            Some((p, set))
+                if !p.is_empty()
+                    && !matches!(set, "once" | "loop")
+                    && !set.contains(['/', '\\'])
+                    && !set.to_ascii_lowercase().ends_with(".bvh") =>
+            {
+                let b = crate::declare::skeleton::BodySet::parse(set).ok_or_else(|| {
+                    format!(
+                        "'{s}': '{set}' is not a body part (arms, legs, upper, lower or bone,bone,…)"
+                    )
+                })?;
+                (p, Some(b))
+            }
+            _ => (rest, None),
         };
         let (path, mode) = if let Some(p) = rest.strip_suffix(":once") {
             (p, motion::Mode::Once)
@@ -103,7 +135,9 @@ impl MotionSpec {
             (rest, motion::Mode::Auto)
         };
         if path.is_empty() {
-            return Err(format!("'{s}': no BVH file (NAME=FILE.bvh[:once|:loop])"));
+            return Err(format!(
+                "'{s}': no BVH file (NAME=FILE.bvh[:once|:loop][:arms|:legs|:upper|:lower|:bone,…])"
+            ));
         }
         if s.starts_with('=') {
             return Err(format!("'{s}': the clip name is empty (NAME=FILE.bvh)"));
@@ -116,6 +150,8 @@ impl MotionSpec {
             range: None,
             up: None,
             forward: None,
+            bones,
+            max_turn: None,
         })
     }
 }
@@ -182,6 +218,14 @@ pub fn check_clip_names(specs: &[MotionSpec]) -> Result<(), RigError> {
     Ok(())
 }
 
+/// Parses a `--max-turn` value: degrees in (0, 180].
+pub fn parse_max_turn(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if d > 0.0 && d <= 180.0 => Ok(d),
+        _ => Err(format!("'{s}' is not a number of degrees in (0, 180]")),
+    }
+}
+
 /// Parses `A..B` (seconds, A < B).
 pub fn parse_range(s: &str) -> Result<(f64, f64), String> {
     let (a, b) = s
@@ -217,6 +261,11 @@ pub struct Options {
     /// it the folder gets a page per clip and one for the state machine
     /// ([`PAGE_RUNTIME`] beside them; `re2d_riv::page`), `None`: no pages.
     pub runtime: Option<Vec<u8>>,
+    /// Crop pixels of hidden fill kept around each part's own paint
+    /// ([`crate::skin::reveal::SEAM_PAD`]; 0: none, the seams show).
+    pub seam_pad: usize,
+    /// Also write `strip_<clip>.png` per clip (`--strips`, [`strips`]).
+    pub strips: bool,
 }
 
 impl Default for Options {
@@ -226,6 +275,8 @@ impl Default for Options {
             fps: 60,
             slicing: Rule::Paint,
             runtime: None,
+            seam_pad: crate::skin::reveal::SEAM_PAD,
+            strips: false,
         }
     }
 }
@@ -528,6 +579,9 @@ pub fn motion_stage_within(
         range: spec.range,
         up: spec.up,
         forward: spec.forward,
+        max_angle: spec
+            .max_turn
+            .map_or(MotionOptions::default().max_angle, f64::to_radians),
         ..MotionOptions::default()
     };
     let r = motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)
@@ -557,14 +611,29 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     check_clip_names(&opts.motions)?;
     let mut left = limits.rig_max_keys;
     for spec in &opts.motions {
-        let (r, used) = motion_stage_within(&input.sk, spec, opts.fps, limits, left)?;
+        let (mut r, used) = motion_stage_within(&input.sk, spec, opts.fps, limits, left)?;
         left = left.saturating_sub(used);
+        let set = spec.bones.clone().or_else(|| {
+            input
+                .sk
+                .motion_bones
+                .iter()
+                .find(|(n, _)| *n == spec.name)
+                .map(|(_, b)| b.clone())
+        });
+        if let Some(set) = set {
+            let bones = motion::bones_of(&input.sk);
+            let only = motion::layer::resolve(&bones, &set).map_err(|e| {
+                RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message))
+            })?;
+            motion::layer::restrict(&mut r, &bones, &only);
+        }
         motions.push((spec.name.clone(), r));
     }
     // the clip of the sheet: the first cyclic one, else the first
     let primary = motions
         .iter()
-        .find(|(_, r)| r.walk.looped)
+        .find(|(_, r)| r.walk.looped && r.walk.keyed.is_none())
         .or(motions.first())
         .map(|(n, _)| n.clone());
     t.lap("motion", &mut clock);
@@ -573,10 +642,14 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     // the confidence's control: the same drawing with every radius doubled
     let control = confidence_control(&input.sk, &s.sil, &s.sl);
     t.lap("confidence control", &mut clock);
+    let mut s = s;
+    // every part reaches under its nearer neighbours: no seam opens between them (overlap.rs)
+    crate::skin::overlap::extend(&input.sk, &s.sil, &mut s.sl, opts.seam_pad);
+    s.map = PivotMap::new(&input.sk, &s.tree, &s.sl);
+    t.lap("overlap", &mut clock);
     let v = verify::verify(&input.sk, &s.sil, &s.sl, &s.map);
     t.lap("verify", &mut clock);
     let mut v = v;
-    let mut s = s;
     let mut m = mesh_stage(&input.sk, &s.sl, &mut t)?;
     let mut clock = Instant::now();
     // the hidden fill the clips can reveal: measured on a first model, then the parts are
@@ -595,7 +668,7 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     )?;
     let seen = crate::skin::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
     drop(first);
-    let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen);
+    let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen, opts.seam_pad);
     drop(seen);
     // the parts the trim left unchanged keep their meshes
     let earlier = mesh::Earlier {
@@ -717,6 +790,10 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
     drop(read);
     t.lap("model + riv", &mut clock);
     let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
+    if opts.strips {
+        files.extend(strips::strips(&model, opts.fps, limits)?);
+        t.lap("strips", &mut clock);
+    }
     drop(model);
     let sheet = assemble(&still, &frames, tw, th)?;
     t.lap("sheet", &mut clock);

@@ -140,11 +140,14 @@ pub fn model_json(
 /// a Number input `speed` blending the cyclic clips — `idle` at 0, then
 /// `walk`, `run` and any other cyclic clip (by name) at 1, 2, 3 … — and a
 /// Trigger per one-shot clip, named after it, that plays it once and
-/// returns to the blend.
+/// returns to the blend. A body-part clip ([`motion::Walk::keyed`]) is its
+/// own layer over those (`riv/layers.rs`), played by a Trigger named after
+/// it: once for a one-shot, switched on and off for a cyclic one.
 pub fn machine_json(clips: &[(&str, &motion::Walk)]) -> Value {
+    let whole = |w: &motion::Walk| w.keyed.is_none();
     let mut cyclic: Vec<&str> = clips
         .iter()
-        .filter(|(n, w)| w.looped && *n != "idle")
+        .filter(|(n, w)| w.looped && *n != "idle" && whole(w))
         .map(|(n, _)| *n)
         .collect();
     let rank = |n: &str| match n {
@@ -159,12 +162,27 @@ pub fn machine_json(clips: &[(&str, &motion::Walk)]) -> Value {
     }
     let mut once: Vec<&str> = clips
         .iter()
-        .filter(|(n, w)| !w.looped && *n != "idle")
+        .filter(|(n, w)| !w.looped && *n != "idle" && whole(w))
         .map(|(n, _)| *n)
         .collect();
     once.sort();
     let triggers: Vec<Value> = once.iter().map(|n| json!([n, n])).collect();
-    json!({"name": "sm", "input": super::MACHINE_INPUT, "blend": blend, "triggers": triggers})
+    let mut layered: Vec<&str> = clips
+        .iter()
+        .filter(|(n, w)| *n != "idle" && !whole(w))
+        .map(|(n, _)| *n)
+        .collect();
+    layered.sort();
+    let mut sm = json!({"name": "sm", "input": super::MACHINE_INPUT, "blend": blend, "triggers": triggers});
+    if !layered.is_empty() {
+        sm["layers"] = Value::Array(
+            layered
+                .iter()
+                .map(|n| json!({"name": n, "clip": n, "trigger": n}))
+                .collect(),
+        );
+    }
+    sm
 }
 
 /// The `clips` object: one per motion, and `idle` (the drawn pose held:
@@ -174,10 +192,21 @@ pub fn clips_json(sk: &Skeleton, tree: &Tree, clips: &[(&str, &motion::Walk)]) -
     let mut out = Map::new();
     let mut keyed: Vec<bool> = vec![false; sk.bones.len()];
     let mut moved = false;
+    // a body-part clip keys each of its bones that a whole-body clip keys
+    // (even where it holds it still), so its layer overrides them all
+    let whole_keys: Vec<bool> = (0..sk.bones.len())
+        .map(|k| {
+            clips
+                .iter()
+                .any(|(_, w)| w.keyed.is_none() && w.angles[k].iter().any(|&a| a != 0.0))
+        })
+        .collect();
     for (clip, walk) in clips {
         let mut tracks = Map::new();
         for (k, (b, angles)) in sk.bones.iter().zip(&walk.angles).enumerate() {
-            if angles.iter().all(|&a| a == 0.0) {
+            let part_of = walk.keyed.as_ref().map(|m| m[k]);
+            let zero = angles.iter().all(|&a| a == 0.0);
+            if part_of == Some(false) || (zero && !(part_of == Some(true) && whole_keys[k])) {
                 continue;
             }
             keyed[k] = true;

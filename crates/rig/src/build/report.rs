@@ -37,7 +37,7 @@ pub fn motion_json(sk: &Skeleton, w: &Retargeted) -> Value {
             .map(|((b, f), _)| json!({"bone": b.name, "rms": f.rms, "max": f.max, "max_with_seam": f.max_all}))
             .collect::<Vec<_>>(),
         "closure_rad": r.closure, "root_closure_px": r.root_closure, "bob_scale": r.scale,
-        "clamped_keys": r.clamped,
+        "clamped_keys": r.clamped, "max_turn_deg": r.max_angle.to_degrees(),
         "reversed": sk.bones.iter().zip(&r.reversed).filter(|(_, m)| **m).map(|(b, _)| &b.name)
             .collect::<Vec<_>>(),
         "warnings": w.walk.warnings,
@@ -156,6 +156,111 @@ pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidenc
 /// How much higher the control's doubt must be than ours.
 pub const CONFIDENCE_MARGIN: f64 = 0.05;
 
+/// Doubt at or above which the slicing confidence is reported as low (the
+/// shipped characters measure 0.12–0.23, their doubled-radius controls
+/// 0.24–0.35).
+pub const LOW_CONFIDENCE: f64 = 0.25;
+
+/// Share of a part's visible pixels decided by tie-breaks above which the
+/// part is named in the low-confidence warning.
+pub const TIE_WARN: f64 = 0.25;
+
+/// RMS difference (degrees) between a clip and the capture's target above
+/// which a bone is named (the independent judge's bound, `make test-motion`).
+pub const FIT_WARN_DEG: f64 = 1.0;
+
+/// Every warning of a build, one line each with its count: the slicing's
+/// (partless bones, slivers), a low slicing confidence, and per motion the
+/// bones clamped at the working-pose limit, the bones that follow the
+/// capture worse than [`FIT_WARN_DEG`], the mapping's notes (names
+/// translated between naming families counted in one line).
+pub fn warnings(
+    sk: &Skeleton,
+    sl: &crate::cut::slice::Slicing,
+    motions: &[(String, Retargeted)],
+) -> Vec<String> {
+    let mut out: Vec<String> = sl.warnings.clone();
+    let c = &sl.confidence;
+    if c.doubt() >= LOW_CONFIDENCE {
+        out.push(format!(
+            "slicing confidence is low: doubt {:.3} >= {LOW_CONFIDENCE} (tie-broken {:.1} %, part borders on no painted edge {:.1} %, seed votes lost {:.1} %, tube pixels another part owns {:.1} %, radii shrunk by the fit {:.1} %); check labels.png and the radii",
+            c.doubt(),
+            100.0 * c.tie_share(),
+            100.0 * c.unpainted_share(),
+            100.0 * c.seed_disagreement,
+            100.0 * c.tube_excess(),
+            100.0 * c.fit_shrink
+        ));
+    }
+    let ties: Vec<String> = sk
+        .bones
+        .iter()
+        .zip(&c.parts)
+        .filter_map(|(b, p)| {
+            let n = (p[0] + p[1] + p[2]).max(1) as f64;
+            let t = p[2] as f64 / n;
+            (t > TIE_WARN).then(|| format!("{} {:.0} %", b.name, 100.0 * t))
+        })
+        .collect();
+    if !ties.is_empty() {
+        out.push(format!(
+            "slicing: {} part(s) decided mostly by tie-breaks (the paint did not separate them): {}",
+            ties.len(),
+            ties.join(", ")
+        ));
+    }
+    for (name, r) in motions {
+        let keys = r.report.keys;
+        let limit = r.report.max_angle.to_degrees();
+        let clamped: Vec<String> = sk
+            .bones
+            .iter()
+            .zip(&r.report.clamped)
+            .filter(|(_, n)| **n > 0)
+            .map(|(b, n)| format!("{} {n} of {keys} keys", b.name))
+            .collect();
+        if !clamped.is_empty() {
+            out.push(format!(
+                "motion '{name}': {} bone(s) clamped at ±{limit:.0}° from the drawn pose (--max-turn): {}",
+                clamped.len(),
+                clamped.join(", ")
+            ));
+        }
+        let poor: Vec<String> = sk
+            .bones
+            .iter()
+            .zip(&r.report.fit)
+            .zip(&r.report.joints)
+            .filter(|((_, f), j)| j.is_some() && f.rms > FIT_WARN_DEG)
+            .map(|((b, f), _)| format!("{} {:.1}°", b.name, f.rms))
+            .collect();
+        if !poor.is_empty() {
+            out.push(format!(
+                "motion '{name}': {} bone(s) follow the capture worse than {FIT_WARN_DEG}° RMS outside the seam: {}",
+                poor.len(),
+                poor.join(", ")
+            ));
+        }
+        let translated = r
+            .walk
+            .warnings
+            .iter()
+            .filter(|w| w.contains("the `mocap` map uses"))
+            .count();
+        if translated > 0 {
+            out.push(format!(
+                "motion '{name}': the `mocap` map's joint names were translated to the capture's naming family for {translated} bone(s) (report.json motions.{name}.warnings)"
+            ));
+        }
+        for w in &r.walk.warnings {
+            if !w.contains("the `mocap` map uses") && !w.contains("were clamped") {
+                out.push(format!("motion '{name}': {w}"));
+            }
+        }
+    }
+    out
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn report(
     input: &Input,
@@ -212,8 +317,10 @@ pub(super) fn report(
         t.0.iter()
             .map(|(n, ms, _)| (n.to_string(), json!(ms)))
             .collect();
+    let warnings = warnings(sk, &s.sl, motions);
     let report = json!({
         "version": 1,
+        "warnings": warnings,
         "name": input.name,
         "drawing": {"width": input.image.width, "height": input.image.height,
                     "key": s.sil.key.map(|k| format!("#{:02x}{:02x}{:02x}", k[0], k[1], k[2]))},

@@ -114,6 +114,104 @@ pub struct Skeleton {
     /// The declaration has a `mocap` map: its unmapped bones keep their
     /// drawn pose (no default joint table, rig.md §1).
     pub mocap_given: bool,
+    /// `motion_bones`: per motion name, the body part it drives (issue 47;
+    /// `--motion NAME=FILE:…:SET` overrides it).
+    pub motion_bones: Vec<(String, BodySet)>,
+}
+
+/// The bones a motion drives (issue 47): a named set or a list of bones.
+/// The named sets are resolved from the bones' roles by
+/// `motion::layer::resolve`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BodySet {
+    /// Upper arms, forearms, hands and everything hanging from them.
+    Arms,
+    /// Thighs, shins, feet, toes and everything hanging from them.
+    Legs,
+    /// Every bone not in [`BodySet::Lower`].
+    Upper,
+    /// The legs and the bones between them and the root (a pelvis).
+    Lower,
+    /// These bones (declared names).
+    Bones(Vec<String>),
+}
+
+impl BodySet {
+    /// Parses `arms`, `legs`, `upper`, `lower` or a comma-separated list of
+    /// bone names (`None`: empty or a list with an empty name).
+    pub fn parse(s: &str) -> Option<BodySet> {
+        Some(match s {
+            "arms" => BodySet::Arms,
+            "legs" => BodySet::Legs,
+            "upper" => BodySet::Upper,
+            "lower" => BodySet::Lower,
+            _ => {
+                let names: Vec<String> = s.split(',').map(|n| n.trim().to_string()).collect();
+                if names.iter().any(String::is_empty) {
+                    return None;
+                }
+                BodySet::Bones(names)
+            }
+        })
+    }
+
+    /// The set as written (`arms`, … or the list joined by commas).
+    pub fn label(&self) -> String {
+        match self {
+            BodySet::Arms => "arms".into(),
+            BodySet::Legs => "legs".into(),
+            BodySet::Upper => "upper".into(),
+            BodySet::Lower => "lower".into(),
+            BodySet::Bones(b) => b.join(","),
+        }
+    }
+}
+
+/// `motion_bones`: `{"MOTION": "arms" | "legs" | "upper" | "lower" | ["bone", …]}`;
+/// every listed bone must be declared.
+fn parse_motion_bones(
+    v: Option<&Value>,
+    names: &[String],
+) -> Result<Vec<(String, BodySet)>, RigError> {
+    let m = match v {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(m)) => m,
+        Some(_) => return Err(bad("E_RIG_MOTION", "motion_bones is not an object")),
+    };
+    let mut out = Vec::with_capacity(m.len());
+    for (motion, set) in m {
+        let set = match set {
+            Value::String(s) if !s.contains(',') => BodySet::parse(s),
+            Value::Array(a) => a
+                .iter()
+                .map(|x| x.as_str().filter(|n| !n.is_empty()).map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+                .filter(|l| !l.is_empty())
+                .map(BodySet::Bones),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            bad(
+                "E_RIG_MOTION",
+                format!(
+                    "motion_bones.{motion} is not arms, legs, upper, lower or a non-empty list of bone names"
+                ),
+            )
+        })?;
+        if let BodySet::Bones(list) = &set
+            && let Some(u) = list.iter().find(|n| !names.contains(n))
+        {
+            return Err(bad(
+                "E_RIG_MOTION",
+                format!(
+                    "motion_bones.{motion}: no bone '{u}' (the bones: {})",
+                    names.join(", ")
+                ),
+            ));
+        }
+        out.push((motion.clone(), set));
+    }
+    Ok(out)
 }
 
 fn bad(code: &'static str, msg: impl Into<String>) -> RigError {
@@ -277,12 +375,14 @@ impl Skeleton {
                 bones[k].joint = Some(j.clone());
             }
         }
+        let motion_bones = parse_motion_bones(root.get("motion_bones"), &names)?;
         Ok(Skeleton {
             image,
             background,
             bones,
             facing_right,
             mocap_given,
+            motion_bones,
         })
     }
 

@@ -17,10 +17,13 @@
 //! | upper arm, arm, humerus | `LeftShoulder` | `LeftArm` | `lhumerus` | `LeftShoulder` |
 //! | forearm, lower arm, radius | `LeftElbow` | `LeftForeArm` | `lradius` | `LeftElbow` |
 //! | hand, palm, fist | `lhand` | `LeftHand` | `lhand` | `LeftWrist` |
-//! | torso, spine, body, trunk, abdomen, belly, waist | `lowerback` | `Spine` | `lowerback` | `Chest` |
+//! | torso, spine, body, trunk | `lowerback` | `Spine` | `lowerback` | `Chest` |
 //! | chest, ribcage, thorax, upper body | `Chest` | `Spine1` | `thorax` | `Chest2` |
 //! | neck | `Neck` | `Neck` | `upperneck` | `Neck` |
 //! | head, skull | `Head` | `Head` | `head` | `Head` |
+//!
+//! Soft regions drawn as their own parts (`belly`, `abdomen`, `waist`) are
+//! no trunk words: such a bone keeps its drawn pose on its parent (issue 47).
 //!
 //! (Right-side joints likewise: `RightHip`, `RightUpLeg`, `rfemur`, ….)
 //! Joint names are matched without a `prefix:` namespace (`mixamorig:LeftArm`
@@ -453,14 +456,7 @@ pub fn role_of(name: &str) -> Option<(Role, SideWord)> {
         Role::Foot
     } else if has("chest") || has("ribcage") || has("thorax") || (upper && has("body")) {
         Role::Chest
-    } else if has("torso")
-        || has("spine")
-        || has("body")
-        || has("trunk")
-        || has("abdomen")
-        || has("belly")
-        || has("waist")
-    {
+    } else if has("torso") || has("spine") || has("body") || has("trunk") {
         Role::Spine
     } else if has("neck") {
         Role::Neck

@@ -11,6 +11,7 @@
 //! | `span.rs` | 3. the span the clip plays: the gait cycle's cut or a one-shot excerpt; the forward direction | §6 |
 //! | `targets.rs` | 5. each bone's target world angle per key from its rule | §6 |
 //! | `pose.rs` | sagittal projection, unwrapping, the seam blend, angles relative to the declared parent and the drawn pose, clamping | §6 |
+//! | `layer.rs` | motions by body part: the named sets (`arms`, `legs`, `upper`, `lower`) or a list of bones, the clip restricted to them | issue 47 |
 //! | `mod.rs` | [`retarget_with_report`]: the steps in order — drive (1), up (2), span (3), keys (4), targets (5), seam (6), root bob (7), deltas (8), fit (9) | §6 |
 //!
 //! [`retarget`] takes a parsed capture ([`crate::motion::bvh::Bvh`]) and the
@@ -91,6 +92,7 @@ pub mod axes;
 pub mod bvh;
 mod drive;
 pub mod gait;
+pub mod layer;
 pub mod mapping;
 pub mod pose;
 mod span;
@@ -243,6 +245,9 @@ pub struct Walk {
     pub looped: bool,
     /// Clamps beyond ±90°, unmapped bones, ….
     pub warnings: Vec<String>,
+    /// The bones the clip keys when it drives only a body part
+    /// ([`layer::restrict`]; `None`: every bone it moves).
+    pub keyed: Option<Vec<bool>>,
 }
 
 /// How closely one bone's clip follows the capture (degrees; keys clamped
@@ -313,6 +318,9 @@ pub struct CycleReport {
     pub scale: f64,
     /// Per bone: keys whose delta was clamped.
     pub clamped: Vec<usize>,
+    /// The clamp: the largest delta from the drawn pose, radians
+    /// ([`MotionOptions::max_angle`]).
+    pub max_angle: f64,
     /// Per bone: its target was mirrored about its parent's (a reversed
     /// [`Bend`]).
     pub reversed: Vec<bool>,
@@ -398,6 +406,7 @@ pub fn retarget_with_report(
         seam_keys: seam.keys,
         scale: bob.scale,
         clamped,
+        max_angle: opts.max_angle,
         reversed: drive.reversed,
         rules: drive.rules,
         fit,
@@ -410,6 +419,7 @@ pub fn retarget_with_report(
             root_dy: bob.root_dy,
             looped: span.looped,
             warnings,
+            keyed: None,
         },
         report,
     })
@@ -620,7 +630,7 @@ fn warn_clamped(
     for (b, &n) in bones.iter().zip(clamped) {
         if n > 0 {
             warnings.push(format!(
-                "bone '{}': {n} of {keys} keys were more than {:.0}° from the drawn pose and were clamped",
+                "bone '{}': {n} of {keys} keys were more than {:.0}° from the drawn pose and were clamped (--max-turn)",
                 b.name,
                 max_angle.to_degrees()
             ));

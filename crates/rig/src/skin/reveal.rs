@@ -3,7 +3,8 @@
 //! plus a margin.
 //!
 //! **Measure**: every clip of the model (the motions and `idle`, the drawn
-//! pose) is sampled [`SAMPLES`] times over its duration; at each pose every
+//! pose), and every body-part layer's clip over every looping clip of the
+//! blend, is sampled [`SAMPLES`] times over its duration; at each pose every
 //! part is drawn through its mesh (far to near, at [`RENDER_SCALE`] of the
 //! drawing) twice: first the depth of the nearest opaque texel (alpha 255)
 //! per pixel, then every texel drawn at a pixel where nothing opaque is
@@ -14,6 +15,7 @@
 
 use crate::cut::slice::PartImage;
 use crate::declare::skeleton::Skeleton;
+use crate::skin::overlap::dilate;
 use crate::skin::raster::{AlphaPlane, PartMesh};
 use re2d_riv::Model;
 use re2d_riv::model::Frame;
@@ -23,6 +25,11 @@ use re2d_riv::reference;
 pub const SAMPLES: usize = 24;
 /// Crop pixels kept around every seen hidden texel.
 pub const MARGIN: usize = 8;
+/// Crop pixels of hidden fill kept around a part's own paint whatever the
+/// poses show: the far part stays opaque under the soft edge of a nearer
+/// neighbour (issue 47: without it the two half-transparent edges leave a
+/// hairline of background between the parts).
+pub const SEAM_PAD: usize = 8;
 /// Scale of the measuring renders.
 pub const RENDER_SCALE: f64 = 0.25;
 
@@ -63,14 +70,16 @@ pub fn seen(
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
-    for clip in &model.clips {
+    for stack in stacks(model) {
+        let duration = stack
+            .iter()
+            .filter_map(|c| model.clip(c).map(|c| c.duration))
+            .fold(0.0, f64::max);
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
         for i in 0..SAMPLES {
-            let time = clip.duration * i as f64 / SAMPLES as f64;
-            let (Ok(local), Ok(moved)) = (
-                reference::pose_at(model, Some(&clip.name), time, fps),
-                reference::moved_at(model, Some(&clip.name), time, fps),
-            ) else {
+            let time = duration * i as f64 / SAMPLES as f64;
+            let layers: Vec<(String, f64)> = stack.iter().map(|c| (c.clone(), time)).collect();
+            let Ok((local, moved)) = reference::pose_layers(model, &layers, fps) else {
                 continue;
             };
             // a held pose (the idle clip) is measured once
@@ -137,55 +146,49 @@ pub fn seen(
     seen
 }
 
+/// The poses measured: every clip alone, and every layer's clip (a motion
+/// by body part, issue 47) over every looping clip of the blend, both from
+/// their start.
+fn stacks(model: &Model) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = model.clips.iter().map(|c| vec![c.name.clone()]).collect();
+    if let Some(m) = &model.machine {
+        for l in &m.layers {
+            for &(b, _) in &m.blend {
+                if model.clips[b].looping {
+                    out.push(vec![
+                        model.clips[b].name.clone(),
+                        model.clips[l.clip].name.clone(),
+                    ]);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `parts` with the hidden fill that no pose shows (`seen`, grown by
 /// [`MARGIN`]) made transparent; returns the parts and, per part, the hidden
 /// texels kept and dropped.
-pub fn trim(parts: &[PartImage], seen: &[Vec<bool>]) -> (Vec<PartImage>, Vec<(u64, u64)>) {
+pub fn trim(
+    parts: &[PartImage],
+    seen: &[Vec<bool>],
+    pad: usize,
+) -> (Vec<PartImage>, Vec<(u64, u64)>) {
     let mut out = Vec::with_capacity(parts.len());
     let mut counts = Vec::with_capacity(parts.len());
     for (p, s) in parts.iter().zip(seen) {
         let (w, h) = (p.width, p.height);
-        // the seen hidden texels grown by MARGIN (separable square dilation)
-        let mut rows = vec![false; w * h];
-        for y in 0..h {
-            let mut last: Option<usize> = None;
-            for x in 0..w {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
-                    last = Some(x);
-                }
-                if last.is_some_and(|l| x - l <= MARGIN) {
-                    rows[y * w + x] = true;
-                }
-            }
-            let mut next: Option<usize> = None;
-            for x in (0..w).rev() {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
-                    next = Some(x);
-                }
-                if next.is_some_and(|l| l - x <= MARGIN) {
-                    rows[y * w + x] = true;
-                }
-            }
-        }
-        let mut keep = vec![false; w * h];
-        for x in 0..w {
-            let mut last: Option<usize> = None;
-            for y in 0..h {
-                if rows[y * w + x] {
-                    last = Some(y);
-                }
-                if last.is_some_and(|l| y - l <= MARGIN) {
-                    keep[y * w + x] = true;
-                }
-            }
-            let mut next: Option<usize> = None;
-            for y in (0..h).rev() {
-                if rows[y * w + x] {
-                    next = Some(y);
-                }
-                if next.is_some_and(|l| l - y <= MARGIN) {
-                    keep[y * w + x] = true;
-                }
+        // the seen hidden texels grown by MARGIN
+        let seen_hidden: Vec<bool> = (0..w * h).map(|i| s[i] && p.hidden[i] == 1).collect();
+        let mut keep = dilate(&seen_hidden, w, h, MARGIN);
+        // the part's own paint grown by `pad`: the hidden fill under a nearer
+        // neighbour's edge, which covers the seam between the two parts
+        if pad > 0 {
+            let paint: Vec<bool> = (0..w * h)
+                .map(|i| p.hidden[i] == 0 && p.rgba[i * 4 + 3] > 0)
+                .collect();
+            for (k, x) in keep.iter_mut().zip(dilate(&paint, w, h, pad)) {
+                *k |= x;
             }
         }
         let mut q = p.clone();
