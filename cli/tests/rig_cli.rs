@@ -692,6 +692,8 @@ fn rig_page_writes_a_page_that_needs_no_fetch() {
         embedded(&std::fs::read_to_string(&other).unwrap()),
         std::fs::read(&riv).unwrap()
     );
+}
+
 /// Issue 47: a wave on the arms over the walk (`:once:arms`), its layer in model.json, every
 /// warning of the report on stderr, `rig render` of a clip and of the wave over the walk (a strip,
 /// a sheet, a GIF, numbered frames, all of the motion box's size), `re2d render` of the rig model,
