@@ -406,6 +406,7 @@ fn channel(x: f64) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::super::lanes::{self, Level};
+    use super::super::project::fill_box;
     use super::*;
     use crate::math::{ceil_clamp_i32, floor_clamp0_i32};
 
@@ -450,7 +451,8 @@ mod tests {
                     }
                 }
                 for u in roots {
-                    if !(LO..=HI).contains(&u) {
+                    // (A NaN passes these tests, as in the spec.)
+                    if u < LO || u > HI {
                         continue;
                     }
                     let (vx, vy) = (cx + dx * u, cy + dy * u);
@@ -459,7 +461,7 @@ mod tests {
                         continue;
                     }
                     let v = ((rx - bx * u) * vx + (ry - by * u) * vy) / den;
-                    if !(LO..=HI).contains(&v) {
+                    if v < LO || v > HI {
                         continue;
                     }
                     let ex = bx * u + cx * v + dx * u * v - rx;
@@ -562,15 +564,21 @@ mod tests {
             v[1][j] = oy + r.unit() * span;
             v[2][j] = r.unit() * 0.004;
         }
-        match r.next() % 8 {
+        match r.next() % 16 {
             // Linear: a parallelogram (d = 0).
-            0 => {
+            0 | 1 => {
                 for a in 0..2 {
                     v[a][3] = v[a][1] + v[a][2] - v[a][0];
                 }
             }
             // Flat depth.
-            1 => v[2] = [0.5; 4],
+            2 | 3 => v[2] = [0.5; 4],
+            // A corner far away or not a number.
+            4 => {
+                let far = [2e6, -3e7, 1e300, f64::INFINITY, f64::NAN];
+                v[r.next() as usize % 2][r.next() as usize % 4] =
+                    far[r.next() as usize % far.len()];
+            }
             _ => {}
         }
         for c in point.colors.iter_mut().flatten() {
@@ -579,8 +587,9 @@ mod tests {
         for m in point.material.iter_mut() {
             *m = r.next() as u8;
         }
-        let lo = |a: &[f64; 4]| a.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = |a: &[f64; 4]| a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // §7 step 1: the box.
+        let lo = |a: &[f64; 4]| a.iter().copied().fold(f64::NAN, crate::math::fmin);
+        let hi = |a: &[f64; 4]| a.iter().copied().fold(f64::NAN, crate::math::fmax);
         let last = N as i32 - 1;
         let (x0, x1) = (floor_clamp0_i32(lo(&v[0])), ceil_clamp_i32(hi(&v[0]), last));
         let (y0, y1) = (floor_clamp0_i32(lo(&v[1])), ceil_clamp_i32(hi(&v[1]), last));
@@ -615,10 +624,11 @@ mod tests {
         }
     }
 
-    /// The batched fill writes what the per-pixel, per-root reading of §7
-    /// writes, on every lane width, for quads drawn over earlier ones (the
-    /// buffer's depths and colours decide ties), in whole frames and in
-    /// row bands.
+    /// The batched fill over the box of [`fill_box`] writes what the
+    /// per-pixel, per-root reading of §7 writes over the whole box of §7
+    /// step 1, on every lane width, for quads drawn over earlier ones (the
+    /// buffer's depths and colours decide ties), in whole frames and in row
+    /// bands.
     #[test]
     fn fill_matches_the_spec_order() {
         let mut levels = vec![Level::Scalar];
@@ -631,13 +641,30 @@ mod tests {
         }
         let mut r = Rng(0x5eed_0f7e57);
         let mut point = R2DRotPoint::ZERO;
-        let (mut quads, mut writes) = (0, 0);
+        let (mut quads, mut writes, mut shrunk) = (0, 0, 0);
+        let lo = |a: &[f64; 4]| a.iter().copied().fold(f64::NAN, crate::math::fmin);
+        let hi = |a: &[f64; 4]| a.iter().copied().fold(f64::NAN, crate::math::fmax);
         for _ in 0..400 {
             // One scene: a few quads drawn in order into the same buffers.
+            // Each quad with the box of §7 step 1, and with the box the fill
+            // visits (None: no pixel can hold a root).
             let mut scene = vec![];
             for _ in 0..6 {
                 if let Some(q) = random_quad(&mut r, &mut point) {
-                    scene.push((q, point));
+                    let range = [0, 1].map(|a| [lo(&q.v[a]), hi(&q.v[a])]);
+                    let whole = [q.x0, q.x1, q.y0, q.y1].map(i32::from);
+                    let visited = fill_box(&q.v, range.as_flattened().try_into().unwrap(), whole);
+                    if visited != Some(whole) {
+                        shrunk += 1;
+                    }
+                    let fill = visited.map(|[x0, x1, y0, y1]| Quad {
+                        x0: x0 as u16,
+                        x1: x1 as u16,
+                        y0: y0 as u16,
+                        y1: y1 as u16,
+                        ..q
+                    });
+                    scene.push((q, fill, point));
                 }
             }
             let mut depth0 = vec![0f32; N * N];
@@ -651,7 +678,7 @@ mod tests {
                 c.copy_from_slice(&r.next().to_le_bytes());
             }
             let (mut depth, mut rgba) = (depth0.clone(), rgba0.clone());
-            for (q, p) in &scene {
+            for (q, _, p) in &scene {
                 reference(&mut depth, &mut rgba, q, p);
             }
             quads += scene.len();
@@ -676,8 +703,10 @@ mod tests {
                             r0,
                             n: N,
                         };
-                        for (q, p) in &scene {
-                            fill_at(level, &mut band, &mut batch, q, p);
+                        for (_, q, p) in &scene {
+                            if let Some(q) = q {
+                                fill_at(level, &mut band, &mut batch, q, p);
+                            }
                         }
                     }
                     let same = |i: usize| {
@@ -699,8 +728,8 @@ mod tests {
             }
         }
         assert!(
-            quads > 2000 && writes > 5000,
-            "{quads} quads, {writes} writes"
+            quads > 2000 && writes > 5000 && shrunk > quads / 2,
+            "{quads} quads, {writes} writes, {shrunk} boxes shrunk"
         );
     }
 }
