@@ -224,10 +224,13 @@ fn draw_items(
         points: &[R2DRotPoint],
         mut next: impl FnMut() -> Option<Item>,
     ) {
+        let mut batch = quad::Batch::default();
         while let Some(item) = next() {
             match item {
                 // SAFETY: forwarded from the caller.
-                Item::Quad(q) => unsafe { quad::fill::<L>(band, &q, &points[q.point as usize]) },
+                Item::Quad(q) => unsafe {
+                    quad::fill::<L>(band, &mut batch, &q, &points[q.point as usize])
+                },
                 Item::Splat(s) => splat::splat(band, &s),
             }
         }

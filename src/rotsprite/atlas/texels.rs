@@ -92,10 +92,93 @@ impl<'a> Texels<'a> {
         }
     }
 
+    /// The 4×4 texels (x..x + 4, y..y + 4), one row of four per register
+    /// (texel x + i in the 32-bit lane i). One base offset and, at one and
+    /// two pixels per texel, two 16-byte loads per row instead of sixteen
+    /// separately addressed reads.
+    ///
+    /// # Safety
+    /// `x + 3 ≤ 1023` and `y + 3 ≤ 1022`; SSE2 (the x86-64 baseline).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn block4(&self, x: usize, y: usize) -> [std::arch::x86_64::__m128i; 4] {
+        use std::arch::x86_64::*;
+        debug_assert!(x + 3 <= 1023 && y + 3 <= 1022);
+        let k = self.k;
+        let base = k * (y * self.stride + 4 * x);
+        let row = k * self.stride;
+        // SAFETY: the texels read lie inside the image by the texel rule;
+        // at k = 2 the second load ends at pixel 2·(x + 3) + 1 ≤ 2047 < w.
+        std::array::from_fn(|dy| unsafe {
+            let p = self.data.as_ptr().add(base + dy * row);
+            debug_assert!(base + dy * row + 16 * k.min(2) <= self.data.len());
+            match k {
+                1 => _mm_loadu_si128(p.cast()),
+                2 => {
+                    let a = _mm_castsi128_ps(_mm_loadu_si128(p.cast()));
+                    let b = _mm_castsi128_ps(_mm_loadu_si128(p.add(16).cast()));
+                    _mm_castps_si128(_mm_shuffle_ps::<0b10_00_10_00>(a, b))
+                }
+                _ => {
+                    let at = |i: usize| p.add(4 * k * i).cast::<i32>().read_unaligned();
+                    _mm_set_epi32(at(3), at(2), at(1), at(0))
+                }
+            }
+        })
+    }
+
+    /// Texels (x, y) … (x + 4, y) as 20 bytes (the material row of §8.2).
+    /// At two pixels per texel the first four come from two 16-byte loads;
+    /// the fifth, which may be the edge read at x + 4 = 1024, is read alone
+    /// as [`Self::texel`] reads it.
+    ///
+    /// # Safety
+    /// As [`Self::texel`] for each of them: `x + 4 ≤ 1024`, `y ≤ 1022`.
+    #[inline(always)]
+    pub unsafe fn row5(&self, x: usize, y: usize) -> [u8; 20] {
+        debug_assert!(x + 4 <= 1024 && y <= 1022);
+        #[cfg(target_arch = "x86_64")]
+        if self.k == 2 {
+            use std::arch::x86_64::*;
+            let off = 2 * (y * self.stride + 4 * x);
+            let mut out = [0u8; 20];
+            // SAFETY: pixels 2x … 2x + 7 ≤ 2047 of row 2y (x + 3 ≤ 1023)
+            // lie inside the image; the fifth texel as `texel` reads it;
+            // SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let p = self.data.as_ptr().add(off);
+                let a = _mm_castsi128_ps(_mm_loadu_si128(p.cast()));
+                let b = _mm_castsi128_ps(_mm_loadu_si128(p.add(16).cast()));
+                let four = _mm_shuffle_ps::<0b10_00_10_00>(a, b);
+                _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_castps_si128(four));
+                out[16..].copy_from_slice(&self.texel(x + 4, y));
+            }
+            return out;
+        }
+        // SAFETY: forwarded.
+        let row = unsafe { self.run::<5>(x, y) };
+        let mut out = [0u8; 20];
+        out.copy_from_slice(row.as_flattened());
+        out
+    }
+
+    /// The address of physical pixel (col, row).
+    ///
+    /// # Safety
+    /// `col < w` and `row < h`; reads through it stay inside the image.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn pixel_ptr(&self, col: usize, row: usize) -> *const u8 {
+        debug_assert!(col < 1024 * self.k && row < 1024 * self.k);
+        // SAFETY: inside the image (see above).
+        unsafe { self.data.as_ptr().add(row * self.stride + 4 * col) }
+    }
+
     /// Physical pixels (col, row) … (col + N − 1, row).
     ///
     /// # Safety
     /// `col + N ≤ w` and `row < h − 1`.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
     #[inline(always)]
     pub unsafe fn pixels<const N: usize>(&self, col: usize, row: usize) -> [[u8; 4]; N] {
         debug_assert!(col + N <= 1024 * self.k && row < 1024 * self.k - 1);
