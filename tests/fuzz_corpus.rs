@@ -74,6 +74,11 @@ fn rig_skeleton() {
 }
 
 #[test]
+fn jpeg() {
+    replay("jpeg");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }

@@ -32,6 +32,7 @@ pub const TARGETS: &[Target] = &[
     ("build_file", build_file),
     ("bvh", bvh),
     ("rig_skeleton", rig_skeleton),
+    ("jpeg", jpeg),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -448,4 +449,22 @@ pub fn rig_skeleton(data: &[u8]) {
     if let Ok(sl) = slice::slice(&sk, &sil) {
         let _ = verify::PivotMap::new(&sk, &t, &sl).to_json();
     }
+}
+
+// ---- jpeg -------------------------------------------------------------------
+
+/// A drawing file (JPEG, or PNG by its signature) → the header, the size
+/// checks and the decode with the EXIF orientation applied
+/// (`re2d_rig::declare::image`): never a panic, and a decoded image has the
+/// size its header promised, as shown.
+pub fn jpeg(data: &[u8]) {
+    use re2d_rig::declare::image;
+    let Ok(head) = image::header(data, "fuzz") else {
+        return;
+    };
+    if let Ok(img) = image::decode(data, "fuzz", &FUZZ_LIMITS) {
+        assert_eq!((img.width, img.height), (head.width, head.height));
+        assert_eq!(img.data.len(), img.width as usize * img.height as usize * 4);
+    }
+    let _ = image::orientation(data);
 }

@@ -198,15 +198,11 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
                 RigError::new("E_RIG_LIMIT", format!("{}: {e}", image_path.display()))
             }
         })?;
-    let Some((w, h)) = riv::model::png_header_size(&bytes) else {
-        return Err(RigError::new(
-            "E_RIG_IMAGE",
-            format!("{}: not a PNG", image_path.display()),
-        ));
-    };
-    sk.check_image(w, h, limits)?;
-    let image = re2d::png_io::decode_rgba_limited(std::io::Cursor::new(&bytes), limits)
-        .map_err(|e| RigError::new("E_RIG_IMAGE", format!("{}: {e}", image_path.display())))?;
+    // PNG or JPEG; the size as shown (after EXIF orientation) is checked before decoding
+    let what = image_path.display().to_string();
+    let head = crate::declare::image::header(&bytes, &what)?;
+    sk.check_image(head.width, head.height, limits)?;
+    let image = crate::declare::image::decode(&bytes, &what, limits)?;
     let name = path
         .file_stem()
         .map_or("character".into(), |s| s.to_string_lossy().into_owned());
