@@ -145,7 +145,11 @@ fn every_exif_orientation_is_shown_upright() {
             assert_eq!(head.orientation, o);
             assert_eq!((head.width, head.height), (w as u32, h as u32));
             let img = image::decode(&j, "o.jpg", &limits).unwrap();
-            assert_eq!((img.width, img.height), (w as u32, h as u32), "orientation {o}");
+            assert_eq!(
+                (img.width, img.height),
+                (w as u32, h as u32),
+                "orientation {o}"
+            );
             let d = max_diff(&img.data, &rgb, w, h);
             assert!(d <= 12, "orientation {o}: max difference {d}");
             // control: the orientation ignored
@@ -191,7 +195,12 @@ fn sizes_are_checked_before_decoding() {
     assert!(e.code == "E_RIG_LIMIT" || e.code == "E_RIG_IMAGE", "{e}");
     assert!(e.to_string().lines().count() == 1);
     // not an image, a truncated JPEG, an empty file
-    for bad in [&b"GIF89a"[..], &j[..j.len() / 3], &[][..], &[0xFF, 0xD8, 0xFF][..]] {
+    for bad in [
+        &b"GIF89a"[..],
+        &j[..j.len() / 3],
+        &[][..],
+        &[0xFF, 0xD8, 0xFF][..],
+    ] {
         let e = image::decode(bad, "bad", &Limits::DEFAULT).unwrap_err();
         assert!(e.code == "E_RIG_IMAGE", "{e}");
     }
@@ -201,7 +210,10 @@ fn sizes_are_checked_before_decoding() {
 #[test]
 fn png_reads_as_before() {
     let (rgb, w, h) = shown();
-    let rgba: Vec<u8> = rgb.chunks(3).flat_map(|p| [p[0], p[1], p[2], 200]).collect();
+    let rgba: Vec<u8> = rgb
+        .chunks(3)
+        .flat_map(|p| [p[0], p[1], p[2], 200])
+        .collect();
     let png = re2d_output::png_encode::encode_rgba(&rgba, w as u32, h as u32).unwrap();
     assert_eq!(image::sniff(&png), Some(Format::Png));
     let img = image::decode(&png, "t.png", &Limits::DEFAULT).unwrap();

@@ -34,6 +34,9 @@ pub enum Background {
     Key([u8; 3]),
     /// The PNG's alpha channel.
     Alpha,
+    /// A drawing photographed on paper: the figure found by
+    /// [`crate::declare::paper`] (uneven light, a shadow, noise).
+    Paper,
 }
 
 /// Which way a bone bends at the joint with its parent, relative to the
@@ -183,12 +186,13 @@ impl Skeleton {
             None | Some(Value::Null) => Background::Auto,
             Some(Value::String(s)) if s == "auto" => Background::Auto,
             Some(Value::String(s)) if s == "alpha" => Background::Alpha,
+            Some(Value::String(s)) if s == "paper" => Background::Paper,
             Some(Value::String(s)) => match parse_colour(s) {
                 Some(c) => Background::Key(c),
                 None => {
                     return Err(bad(
                         "E_RIG_BACKGROUND",
-                        format!("background '{s}' is not auto, alpha or #rrggbb"),
+                        format!("background '{s}' is not auto, alpha, paper or #rrggbb"),
                     ));
                 }
             },
