@@ -112,8 +112,11 @@ pub struct Skeleton {
     pub background: Background,
     /// Bones in declaration order.
     pub bones: Vec<Bone>,
-    /// The drawing faces right (default) or left.
+    /// The drawing faces right (default) or left (for `"front"`: true).
     pub facing_right: bool,
+    /// `facing: "front"`: a frontal figure (arms retargeted in the frontal
+    /// plane, legs and trunk in the side plane; docs/rig.md "Frontal figures").
+    pub facing_front: bool,
     /// The declaration has a `mocap` map: its unmapped bones keep their
     /// drawn pose (no default joint table, rig.md §1).
     pub mocap_given: bool,
@@ -203,14 +206,15 @@ impl Skeleton {
                 ));
             }
         };
-        let facing_right = match root.get("facing") {
-            None | Some(Value::Null) => true,
-            Some(Value::String(s)) if s == "right" => true,
-            Some(Value::String(s)) if s == "left" => false,
+        let (facing_right, facing_front) = match root.get("facing") {
+            None | Some(Value::Null) => (true, false),
+            Some(Value::String(s)) if s == "right" => (true, false),
+            Some(Value::String(s)) if s == "left" => (false, false),
+            Some(Value::String(s)) if s == "front" => (true, true),
             Some(v) => {
                 return Err(bad(
                     "E_RIG_FACING",
-                    format!("facing {v} is not \"right\" or \"left\""),
+                    format!("facing {v} is not \"right\", \"left\" or \"front\""),
                 ));
             }
         };
@@ -286,6 +290,7 @@ impl Skeleton {
             background,
             bones,
             facing_right,
+            facing_front,
             mocap_given,
         })
     }
