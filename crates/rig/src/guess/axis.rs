@@ -144,6 +144,22 @@ pub fn axis(mask: &[bool], w: usize, h: usize) -> Option<Axis> {
         skel: Vec::new(),
     };
     std::mem::swap(&mut a.skel, &mut skel);
+    if let Some(p) = std::env::var_os("RE2D_GUESS_DEBUG_AXIS") {
+        let px: Vec<u8> = (0..ww * wh)
+            .flat_map(|i| {
+                if a.skel[i] {
+                    [255, 0, 0, 255]
+                } else if a.mask[i] {
+                    [200, 200, 200, 255]
+                } else {
+                    [0, 0, 0, 255]
+                }
+            })
+            .collect();
+        if let Ok(b) = re2d_output::png_encode::encode_rgba(&px, ww as u32, wh as u32) {
+            let _ = std::fs::write(p, b);
+        }
+    }
     prune(&mut a);
     Some(a)
 }

@@ -4,7 +4,7 @@
 //! Rules (cells of the working mask; `c` = the skeleton cell deepest inside
 //! the figure, the trunk's or body's centre; paths run over the skeleton
 //! from `c`):
-//! - **Ends**: two ends closer than 1.5 × the sum of their distances to the
+//! - **Ends**: two ends closer than the sum of their distances to the
 //!   edge are one (a hand or foot drawn as two blobs); the one farther along
 //!   the skeleton stays.
 //! - **Quadruped** when at least three ends lie in the bottom fifth of the
@@ -261,7 +261,7 @@ pub fn body(a: &Axis) -> Option<Body> {
         .into_iter()
         .filter(|&e| t.parent[e] != usize::MAX || e == t.centre)
         .collect();
-    // ends closer than 1.5 x the sum of their widths are one limb (a hand
+    // ends closer than the sum of their widths are one limb (a hand
     // drawn as two blobs): the one farther along the skeleton stays
     let len = |e: usize| t.path(e).len();
     let ends: Vec<usize> = reach
@@ -271,7 +271,7 @@ pub fn body(a: &Axis) -> Option<Body> {
             !reach.iter().any(|&f| {
                 let (p, q) = (t.xy(e), t.xy(f));
                 f != e
-                    && (p[0] - q[0]).hypot(p[1] - q[1]) < 1.5 * (a.dist[e] + a.dist[f])
+                    && (p[0] - q[0]).hypot(p[1] - q[1]) < a.dist[e] + a.dist[f]
                     && (len(f), f) > (len(e), e)
             })
         })
@@ -446,6 +446,29 @@ fn humanoid(t: &Tree, ends: &[usize]) -> Option<Humanoid> {
             _ => "front",
         }
     };
+    // a side view: the near arm covers the chest and the thighs the pelvis,
+    // so the limbs start on the trunk's axis: the shoulders at 80 % of the
+    // way from the crotch to the head's base, the hips one leg radius above
+    // the crotch
+    let (mut arms, mut legs) = (arms, legs);
+    let mut trunk = trunk;
+    if facing != "front" {
+        let kh = (ks + kb).min(up.len() - 1);
+        let su = arc(t, &up[..=kh]);
+        let lu = su[su.len() - 1];
+        let k_sh = su.partition_point(|&v| v < 0.8 * lu).min(kh);
+        let r_leg = 0.5 * (legs[0].joints[0].r + legs[1].joints[0].r) / a.scale;
+        let k_hip = su
+            .partition_point(|&v| v < r_leg)
+            .min(k_sh.saturating_sub(1));
+        for l in arms.iter_mut() {
+            l.joints[0] = t.pt(up[k_sh]);
+        }
+        for l in legs.iter_mut() {
+            l.joints[0] = t.pt(up[k_hip]);
+        }
+        trunk = up[k_hip..=k_sh].to_vec();
+    }
     // the root: the legs' tops' centre
     let crotch_pt = Pt {
         p: [
