@@ -461,6 +461,7 @@ pub fn motion_stage(
     let bvh = crate::motion::bvh::read(&spec.path, limits)?;
     let opts = MotionOptions {
         facing_right: sk.facing_right,
+        frontal: sk.facing_front,
         fps: fps as f64,
         mode: if spec.range.is_some() {
             motion::Mode::Once
