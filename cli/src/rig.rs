@@ -263,6 +263,11 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     };
     let mut built = build::build(&input, &opts, &Limits::current())?;
     if let Some(text) = made {
+        // the declaration made (guessed or read from char_cfg.yaml), naming its drawing from the folder
+        let mut v: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
+        v["image"] = serde_json::json!(image_ref(&a.out, &input.image_path));
+        let mut text = serde_json::to_vec_pretty(&v).unwrap_or_default();
+        text.push(b'\n');
         built.files.push(("skeleton.json".into(), text));
     }
     if let Some(w) = built.report["slicing"]["warnings"].as_array() {
