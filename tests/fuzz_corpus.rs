@@ -74,6 +74,11 @@ fn rig_skeleton() {
 }
 
 #[test]
+fn rig_yaml() {
+    replay("rig_yaml");
+}
+
+#[test]
 fn jpeg() {
     replay("jpeg");
 }
