@@ -100,3 +100,18 @@ test-motion: release
 	  if [ $$rc -ne 1 ] || ! grep -q 'FAIL walk: plausibility: hock .* the wrong way' $(MOTION_DIR)/unbent.txt; then \
 	    cat $(MOTION_DIR)/unbent.txt; echo "test-motion: FAILED: the quadruped without its reversed hocks was not caught (exit $$rc)"; exit 1; fi; \
 	  echo "test-motion: control ok: the quadruped without \"bend\": \"reversed\" fails the hock check"
+	@# issue 41: a frontal figure (AnimatedDrawings' char1 read from its char_cfg.yaml: "facing": "front"):
+	@# its arms follow the capture seen from the front, legs and trunk from the side; the control, the
+	@# same declaration built facing right (the arms projected sideways), must fail the judge's fit
+	target/release/re2d rig build assets/drawings/animated-drawings/char1/char_cfg.yaml $(MOTION_ARGS) --out $(MOTION_DIR)/front
+	@grep -q '"facing": "front"' $(MOTION_DIR)/front/skeleton.json || { echo "test-motion: FAILED: char1 is not read as a frontal figure"; exit 1; }
+	$(PY) tools/motion_judge.py judge --build $(MOTION_DIR)/front --skeleton $(MOTION_DIR)/front/skeleton.json $(JUDGE_BVH)
+	@mkdir -p $(MOTION_DIR)/sideways-in && cp assets/drawings/animated-drawings/char1/texture.png $(MOTION_DIR)/sideways-in/
+	@sed 's/"facing": *"front"/"facing": "right"/' $(MOTION_DIR)/front/skeleton.json > $(MOTION_DIR)/sideways-in/skeleton.json
+	target/release/re2d rig build $(MOTION_DIR)/sideways-in/skeleton.json $(MOTION_ARGS) --out $(MOTION_DIR)/sideways
+	@set +e; $(PY) tools/motion_judge.py judge --build $(MOTION_DIR)/sideways --skeleton $(MOTION_DIR)/front/skeleton.json \
+	  $(JUDGE_BVH) > $(MOTION_DIR)/sideways.txt 2>&1; rc=$$?; set -e; \
+	  grep 'FAIL .*arm.* follows the capture' $(MOTION_DIR)/sideways.txt | head -2; \
+	  if [ $$rc -ne 1 ] || ! grep -q 'FAIL .*arm.* follows the capture' $(MOTION_DIR)/sideways.txt; then \
+	    cat $(MOTION_DIR)/sideways.txt; echo "test-motion: FAILED: the arms projected sideways were not caught (exit $$rc)"; exit 1; fi; \
+	  echo "test-motion: control ok: a frontal figure's arms projected sideways fail the judge"

@@ -79,6 +79,16 @@ fn edit_request() {
 }
 
 #[test]
+fn rig_yaml() {
+    replay("rig_yaml");
+}
+
+#[test]
+fn jpeg() {
+    replay("jpeg");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }

@@ -36,9 +36,14 @@ Checks, per clip:
              12° of upright (+1° slack) at every key where the capture's
              hips → neck line does.
 
+Frontal figures (`"facing": "front"`, or --facing front): the arm bones (mapped to a shoulder,
+arm, elbow, hand or wrist joint) are compared with the capture seen from the front (its left,
+up x forward, on the drawing's +x; up on -y), every other bone from the side as facing right;
+the elbows are not checked for a side (they bend toward the viewer).
+
 Usage:
   motion_judge.py judge --build DIR --skeleton SKEL.json --bvh NAME=FILE.bvh ...
-                        [--facing right|left]
+                        [--facing right|left|front]
   motion_judge.py variant IN.bvh OUT.bvh     (a Z-up, MotionBuilder-named copy)
 
 Exit: 0 every check passed, 1 a check failed (each failure is one `FAIL` line),
@@ -287,7 +292,7 @@ def world_angles(model, clip):
 
 # ---- judging -----------------------------------------------------------------------------------
 
-def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
+def judge_clip(name, bvh_path, model, report, skel, facing_right, fails, frontal=False):
     joints, vals, ft = read_bvh(bvh_path)
     m = report["motions"][name]
     clip = model["clips"][name]
@@ -324,9 +329,18 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
         acc -= up * (acc @ up)
         fwd = acc / np.linalg.norm(acc)
     side = 1.0 if facing_right else -1.0
+    # a frontal figure: the arms seen from the front (the capture's left, up x forward, on the
+    # drawing's +x), everything else from the side as a figure facing right
+    left = np.cross(up, fwd)
 
-    def project(v):
+    def project(v, arm=False):
+        if frontal and arm:
+            return math.atan2(-(v @ up), v @ left)
         return math.atan2(-(v @ up), side * (v @ fwd))
+
+    def is_arm(joint):
+        n = base(joint).lower()
+        return "collar" not in n and any(w in n for w in ("shoulder", "arm", "elbow", "hand", "wrist"))
 
     # trunk fractions from the drawing: the trunk bones' drawn lengths
     rules = dict(m["rules"])
@@ -372,7 +386,7 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
                 p0, q0 = seg_points(joints, R0, P0, j, end)
                 p1, q1 = seg_points(joints, R1, P1, j, end)
             p, q = p0 + (p1 - p0) * a, q0 + (q1 - q0) * a
-            cap.append(project(q - p))
+            cap.append(project(q - p, not rule.startswith("trunk") and is_arm(joint)))
         capture_angle[bname] = np.array(cap)
     mirrored = set(m.get("reversed", []))
     for bname, joint in jmap.items():
@@ -416,10 +430,10 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails):
         for bname, keys in clip["tracks"].items():
             if keys[0][1] != keys[-1][1]:
                 fails.append(f"{name}: {bname}'s loop does not close")
-        plausible(name, world, capture_angle, jmap, rules, bones, facing_right, fails)
+        plausible(name, world, capture_angle, jmap, rules, bones, facing_right, fails, frontal)
 
 
-def plausible(name, world, capture, jmap, rules, bones, facing_right, fails):
+def plausible(name, world, capture, jmap, rules, bones, facing_right, fails, frontal=False):
     s = 1.0 if facing_right else -1.0
     names = list(world)
 
@@ -428,12 +442,13 @@ def plausible(name, world, capture, jmap, rules, bones, facing_right, fails):
     # (what, upper bone, lower bone, +1: the lower turns back from the upper like a knee, -1:
     # forward like an elbow, whether it must flex at least 20°)
     pairs = []
-    for side in ("near", "far"):
+    for side in ("near", "far", "left", "right"):
         th, sh = pick("thigh", side), pick("shin", side)
         if th and sh:
             pairs.append(("knee " + side, th[0], sh[0], +1, True))
         ua, fa = pick("upper", "arm", side), pick("forearm", side)
-        if ua and fa:
+        # a frontal figure's elbows bend toward the viewer: no side to check in the frontal plane
+        if ua and fa and not frontal:
             pairs.append(("elbow " + side, ua[0], fa[0], -1, False))
         # a quadruped: the fore knee (the carpus) folds back like a human knee; the hind leg's
         # lower joint is the hock, which the declaration says bends the other way
@@ -491,6 +506,7 @@ def judge(args):
         print(f"motion_judge: {e}", file=sys.stderr)
         return 2
     facing = opts.get("--facing", skel.get("facing", "right"))
+    frontal = facing == "front"
     fails = []
     if not opts["--bvh"]:
         print("motion_judge: give --bvh NAME=FILE.bvh", file=sys.stderr)
@@ -500,7 +516,7 @@ def judge(args):
         if name not in report.get("motions", {}):
             fails.append(f"{name}: not in the build's report")
             continue
-        judge_clip(name, path, model, report, skel, facing == "right", fails)
+        judge_clip(name, path, model, report, skel, facing in ("right", "front"), fails, frontal)
     for f in fails:
         print(f"FAIL {f}")
     print(f"motion judge: {len(opts['--bvh'])} clip(s), {len(fails)} failure(s)")

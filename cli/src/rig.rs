@@ -33,6 +33,8 @@ pub enum RigCmd {
     /// Render a built model's clip: PNG frames, a sheet, a strip, a GIF or an animated PNG,
     /// cropped to the character's motion box.
     Render(Box<crate::rig_render::Args>),
+    /// Guess a skeleton declaration from a drawing (PNG or JPEG): humanoid or quadruped, a confidence per bone.
+    Guess(GuessArgs),
 }
 
 /// `re2d rig edit` arguments.
@@ -84,10 +86,26 @@ pub struct RuntimeArg {
     runtime: Option<PathBuf>,
 }
 
+
+/// `re2d rig guess` arguments.
+#[derive(clap::Args)]
+pub struct GuessArgs {
+    /// The drawing (PNG or JPEG; a photo of paper is recognised).
+    drawing: PathBuf,
+    /// Where to write the declaration (default: stdout).
+    #[arg(short = 'o', long = "out", value_name = "SKELETON.json")]
+    out: Option<PathBuf>,
+    /// The background rule: auto, alpha, paper or #rrggbb (as the declaration's `background`).
+    #[arg(long, default_value = "auto")]
+    background: String,
+}
+
 /// `re2d rig build` arguments.
 #[derive(clap::Args)]
 pub struct BuildArgs {
-    /// Skeleton declaration JSON (rig.md §1); its `image` is relative to it.
+    /// Skeleton declaration JSON (rig.md §1; its `image` is relative to it), AnimatedDrawings'
+    /// char_cfg.yaml (texture.png and mask.png beside it), or a drawing (PNG or JPEG) whose skeleton
+    /// is guessed (the guess is written as skeleton.json in the output folder).
     skeleton: PathBuf,
     /// A motion clip from a BVH capture, repeatable: NAME=FILE.bvh (cyclic when the capture has a
     /// repeating gait, else one-shot), NAME=FILE.bvh:once (one-shot), NAME=FILE.bvh:loop (one gait
@@ -364,7 +382,8 @@ fn load(p: &Path) -> Result<Input, Fail> {
 fn do_build(a: &BuildArgs) -> Result<String, Fail> {
     precheck(&a.out, a.force)?;
     let start = Instant::now();
-    let input = load(&a.skeleton)?;
+    // a declaration, AnimatedDrawings' char_cfg.yaml, or a drawing whose skeleton is guessed
+    let (input, made) = build::load_any(&a.skeleton, &Limits::current())?;
     let runtime = find_runtime(&a.runtime)?;
     let opts = Options {
         motions: motion_specs(&a.motion, &a.clip, &a.axes)?,
@@ -374,9 +393,17 @@ fn do_build(a: &BuildArgs) -> Result<String, Fail> {
         seam_pad: a.seam_pad as usize,
         strips: a.strips,
     };
-    let built = build::build(&input, &opts, &Limits::current())?;
+    let mut built = build::build(&input, &opts, &Limits::current())?;
     if runtime.is_none() && !opts.motions.is_empty() {
         eprintln!("re2d rig build: warning: no pages: {}", no_runtime());
+    }
+    if let Some(text) = made {
+        // the declaration made (guessed or read from char_cfg.yaml), naming its drawing from the folder
+        let mut v: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
+        v["image"] = serde_json::json!(image_ref(&a.out, &input.image_path));
+        let mut text = serde_json::to_vec_pretty(&v).unwrap_or_default();
+        text.push(b'\n');
+        built.files.push(("skeleton.json".into(), text));
     }
     // every warning of the report, one line each (report.json "warnings")
     if let Some(w) = built.report["warnings"].as_array() {
@@ -574,6 +601,86 @@ fn do_page(a: &PageArgs) -> Result<String, Fail> {
     ))
 }
 
+/// The image path as a declaration in `dir` names it: its file name when it
+/// lies in `dir`, else its absolute path.
+fn image_ref(dir: &Path, image: &Path) -> String {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let img = canon(image);
+    let d = canon(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    });
+    match (img.parent(), img.file_name()) {
+        (Some(p), Some(f)) if p == d => f.to_string_lossy().into_owned(),
+        _ => img.to_string_lossy().into_owned(),
+    }
+}
+
+/// Reads a drawing and guesses its declaration (`dir`: where the declaration will live).
+fn guess_of(drawing: &Path, background: &str, dir: &Path) -> Result<re2d_rig::guess::Guess, Fail> {
+    let limits = Limits::current();
+    let bg = match background {
+        "auto" => re2d_rig::declare::skeleton::Background::Auto,
+        "alpha" => re2d_rig::declare::skeleton::Background::Alpha,
+        "paper" => re2d_rig::declare::skeleton::Background::Paper,
+        s => match re2d_rig::declare::skeleton::parse_colour(s) {
+            Some(c) => re2d_rig::declare::skeleton::Background::Key(c),
+            None => {
+                return Err(usage(format!(
+                    "--background {s}: not auto, alpha, paper or #rrggbb"
+                )));
+            }
+        },
+    };
+    let bytes =
+        re2d::limits::read_file(drawing, limits.file_max_bytes, "file-max-bytes").map_err(|e| {
+            match e {
+                re2d::limits::ReadError::Io(e) => {
+                    Fail(format!("E_IO: {}: {e}", drawing.display()), 3)
+                }
+                re2d::limits::ReadError::TooLarge(e) => {
+                    Fail(format!("E_RIG_LIMIT: {}: {e}", drawing.display()), 1)
+                }
+            }
+        })?;
+    let what = drawing.display().to_string();
+    let img = re2d_rig::declare::image::decode(&bytes, &what, &limits)?;
+    Ok(re2d_rig::guess::guess(&img, bg, &image_ref(dir, drawing))?)
+}
+
+fn do_guess(a: &GuessArgs) -> Result<String, Fail> {
+    let dir = a
+        .out
+        .as_ref()
+        .and_then(|o| o.parent())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let g = guess_of(&a.drawing, &a.background, &dir)?;
+    let mut text = serde_json::to_vec_pretty(&g.json).unwrap_or_default();
+    text.push(b'\n');
+    for (name, c) in &g.confidence {
+        eprintln!("re2d rig guess: {name:16} confidence {c:.2}");
+    }
+    match &a.out {
+        Some(o) => {
+            re2d_output::publish::publish(o, &text, &[a.drawing.as_path()])
+                .map_err(|e| Fail(e.to_string(), e.exit_code()))?;
+            Ok(format!(
+                "{}: a {} facing {}, {} bones",
+                o.display(),
+                g.kind,
+                g.json["facing"].as_str().unwrap_or("?"),
+                g.confidence.len()
+            ))
+        }
+        None => {
+            print!("{}", String::from_utf8_lossy(&text));
+            Ok(String::new())
+        }
+    }
+}
+
 /// Runs `re2d rig …`.
 pub fn run(c: &RigCmd) -> i32 {
     let (name, r) = match c {
@@ -585,6 +692,7 @@ pub fn run(c: &RigCmd) -> i32 {
         RigCmd::Edit(a) => ("re2d rig edit", do_edit(a)),
         RigCmd::Page(a) => ("re2d rig page", do_page(a)),
         RigCmd::Render(a) => return crate::rig_render::run(a),
+        RigCmd::Guess(a) => ("re2d rig guess", do_guess(a)),
     };
     match r {
         Ok(s) => {

@@ -34,6 +34,8 @@ pub const TARGETS: &[Target] = &[
     ("bvh", bvh),
     ("rig_skeleton", rig_skeleton),
     ("edit_request", edit_request),
+    ("jpeg", jpeg),
+    ("rig_yaml", rig_yaml),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -579,6 +581,47 @@ pub fn edit_request(data: &[u8]) {
                 "{route:?} answered {} and changed the store",
                 r.status
             );
+        }
+    }
+}
+
+// ---- jpeg -------------------------------------------------------------------
+
+/// A drawing file (JPEG, or PNG by its signature) → the header, the size
+/// checks and the decode with the EXIF orientation applied
+/// (`re2d_rig::declare::image`): never a panic, and a decoded image has the
+/// size its header promised, as shown.
+pub fn jpeg(data: &[u8]) {
+    use re2d_rig::declare::image;
+    let Ok(head) = image::header(data, "fuzz") else {
+        return;
+    };
+    if let Ok(img) = image::decode(data, "fuzz", &FUZZ_LIMITS) {
+        assert_eq!((img.width, img.height), (head.width, head.height));
+        assert_eq!(img.data.len(), img.width as usize * img.height as usize * 4);
+    }
+    let _ = image::orientation(data);
+}
+
+// ---- rig_yaml ---------------------------------------------------------------
+
+/// An AnimatedDrawings `char_cfg.yaml` → the joints, and when they parse,
+/// the declaration over a 64×64 mask and its validation: never a panic.
+pub fn rig_yaml(data: &[u8]) {
+    use re2d_rig::guess::animated;
+    let Ok(joints) = animated::joints(data, &FUZZ_LIMITS) else {
+        return;
+    };
+    let mask: Vec<bool> = (0..64 * 64)
+        .map(|i| {
+            let (x, y) = ((i % 64) as f64 - 32.0, (i / 64) as f64 - 32.0);
+            x * x + y * y < 400.0
+        })
+        .collect();
+    if let Ok(decl) = animated::declaration(&joints, &mask, 64, 64, "texture.png") {
+        let text = serde_json::to_vec(&decl).unwrap_or_default();
+        if let Ok(sk) = re2d_rig::declare::skeleton::Skeleton::parse(&text, &FUZZ_LIMITS) {
+            let _ = sk.check_image(64, 64, &FUZZ_LIMITS);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | `error.rs` | [`RigError`]: `E_RIG_*` / `E_BVH_*` codes, one line each (every stage) | §1, §6 |
 //! | `declare/` | 1. the skeleton declaration, the bone tree, the silhouette | §1, §2 |
+//! | `guess/` | 1b. a skeleton declaration guessed from the figure (medial axis, ends, joints) | issue 41 |
 //! | `cut/` | 2. ink, slicing into parts, reassembly proof | §3, §4 |
 //! | `skin/` | 3. weights, adaptive meshes, texture pages, the hidden fill the clips reveal | §5 |
 //! | `motion/` | 4. BVH captures retargeted onto the declared bones: clips | §6 |
@@ -30,6 +31,7 @@ pub mod build;
 pub mod cut;
 pub mod declare;
 pub mod error;
+pub mod guess;
 pub mod motion;
 pub mod skin;
 

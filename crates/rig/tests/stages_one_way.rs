@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-const STAGES: [&str; 6] = ["error", "declare", "cut", "skin", "motion", "build"];
+const STAGES: [&str; 7] = [
+    "error", "declare", "guess", "cut", "skin", "motion", "build",
+];
 
 fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("crates/rig/src") {

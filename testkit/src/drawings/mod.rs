@@ -14,6 +14,7 @@
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
 //! | `files.rs` | PNG encoding and writing the three files |
+//! | `photo.rs` | a drawing as a phone photo of paper: gradient, shadow, noise, uncropped (issue 41) |
 //!
 //! Stages: [`generate`] draws the character's parameters from the seed, builds its parts
 //! in design units, fits them to the canvas, paints them and writes the declaration.
@@ -39,6 +40,7 @@ mod files;
 mod layered;
 mod paint;
 mod part;
+pub mod photo;
 mod pose;
 mod quadruped;
 mod render;

@@ -340,15 +340,11 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
                 RigError::new("E_RIG_LIMIT", format!("{}: {e}", image_path.display()))
             }
         })?;
-    let Some((w, h)) = riv::model::png_header_size(&bytes) else {
-        return Err(RigError::new(
-            "E_RIG_IMAGE",
-            format!("{}: not a PNG", image_path.display()),
-        ));
-    };
-    sk.check_image(w, h, limits)?;
-    let image = re2d::png_io::decode_rgba_limited(std::io::Cursor::new(&bytes), limits)
-        .map_err(|e| RigError::new("E_RIG_IMAGE", format!("{}: {e}", image_path.display())))?;
+    // PNG or JPEG; the size as shown (after EXIF orientation) is checked before decoding
+    let what = image_path.display().to_string();
+    let head = crate::declare::image::header(&bytes, &what)?;
+    sk.check_image(head.width, head.height, limits)?;
+    let image = crate::declare::image::decode(&bytes, &what, limits)?;
     let name = path
         .file_stem()
         .map_or("character".into(), |s| s.to_string_lossy().into_owned());
@@ -359,6 +355,78 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
         image_path,
         name,
     })
+}
+
+/// What `rig build` was given, read as a declaration and its drawing:
+/// a declaration (`.json`), AnimatedDrawings' `char_cfg.yaml` (with
+/// `texture.png` and `mask.png` beside it), or a drawing (PNG or JPEG)
+/// whose skeleton is guessed ([`crate::guess::guess`]). For the last two the
+/// declaration made is returned too (`skeleton.json` of the build folder).
+pub fn load_any(path: &Path, limits: &Limits) -> Result<(Input, Option<Vec<u8>>), RigError> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let read = |p: &Path| {
+        read_file(p, limits.file_max_bytes, "file-max-bytes").map_err(|e| match e {
+            ReadError::Io(e) => io_err(p, e),
+            ReadError::TooLarge(e) => RigError::new("E_RIG_LIMIT", format!("{}: {e}", p.display())),
+        })
+    };
+    let (decl, image_path, name) = match ext.as_str() {
+        "yaml" | "yml" => {
+            let joints = crate::guess::animated::joints(&read(path)?, limits)?;
+            let mask_path = dir.join("mask.png");
+            let mask_img = crate::declare::image::decode(
+                &read(&mask_path)?,
+                &mask_path.display().to_string(),
+                limits,
+            )?;
+            let mask = crate::guess::animated::mask_of(&mask_img);
+            let decl = crate::guess::animated::declaration(
+                &joints,
+                &mask,
+                mask_img.width as usize,
+                mask_img.height as usize,
+                "texture.png",
+            )?;
+            let name = dir
+                .file_name()
+                .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+            (decl, dir.join("texture.png"), name)
+        }
+        "png" | "jpg" | "jpeg" => {
+            let what = path.display().to_string();
+            let img = crate::declare::image::decode(&read(path)?, &what, limits)?;
+            let file = path
+                .file_name()
+                .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+            let g = crate::guess::guess(&img, crate::declare::skeleton::Background::Auto, &file)?;
+            let name = path
+                .file_stem()
+                .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+            (g.json, path.to_path_buf(), name)
+        }
+        _ => return load(path, limits).map(|i| (i, None)),
+    };
+    let mut text = serde_json::to_vec_pretty(&decl).unwrap_or_default();
+    text.push(b'\n');
+    let sk = Skeleton::parse(&text, limits)?;
+    let bytes = read(&image_path)?;
+    let what = image_path.display().to_string();
+    let head = crate::declare::image::header(&bytes, &what)?;
+    sk.check_image(head.width, head.height, limits)?;
+    let image = crate::declare::image::decode(&bytes, &what, limits)?;
+    Ok((
+        Input {
+            sk,
+            image,
+            image_path,
+            name,
+        },
+        Some(text),
+    ))
 }
 
 /// Stage times (milliseconds) and the process's peak resident memory after
@@ -570,6 +638,7 @@ pub fn motion_stage_within(
         .map_err(|e| RigError::new(e.code, format!("motion '{}': {}", spec.name, e.message)))?;
     let opts = MotionOptions {
         facing_right: sk.facing_right,
+        frontal: sk.facing_front,
         fps: fps as f64,
         mode: if spec.range.is_some() {
             motion::Mode::Once

@@ -19,6 +19,12 @@
 //!   used. No key colour is left in the fringe.
 //! - **Alpha** background: the PNG's alpha as it is, colours unchanged; the
 //!   border must have a transparent pixel (`E_RIG_KEY` otherwise).
+//! - **Paper** background (a photo of a drawing on paper): the figure found
+//!   by [`crate::declare::paper`] is opaque, everything else transparent;
+//!   colours unchanged (the paper inside an outline stays paper-coloured).
+//!   `"auto"` takes it when the border looks like paper
+//!   ([`crate::declare::paper::looks_like_paper`]: light and grey) and no
+//!   exact colour covers [`PAPER_EXACT_SHARE`] of it.
 
 use crate::RigError;
 use crate::declare::skeleton::Background;
@@ -28,6 +34,11 @@ use re2d::png_io::RgbaImage;
 pub const KEY_TOLERANCE: u8 = 24;
 /// Share of the border that must be key-coloured.
 pub const MIN_BORDER_SHARE: f64 = 0.25;
+/// `"auto"` takes a light grey border for paper ([`crate::declare::paper`])
+/// unless one exact colour covers at least this share of it (a digital
+/// drawing on white is keyed as before; a photo's paper is never one exact
+/// colour).
+pub const PAPER_EXACT_SHARE: f64 = 0.5;
 
 /// The keyed drawing.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,12 +170,42 @@ pub fn dominant_border(img: &RgbaImage) -> ([u8; 3], f64) {
     (key, border_share(img, key, n))
 }
 
+/// The share of the border that is exactly `key`.
+fn exact_share(img: &RgbaImage, key: [u8; 3]) -> f64 {
+    let (w, h) = (img.width as usize, img.height as usize);
+    let n = border_indices(w, h).count();
+    let same = border_indices(w, h)
+        .filter(|&i| img.data[i * 4..i * 4 + 3] == key)
+        .count();
+    same as f64 / n.max(1) as f64
+}
+
 fn border_share(img: &RgbaImage, key: [u8; 3], n: usize) -> f64 {
     let (w, h) = (img.width as usize, img.height as usize);
     let near = border_indices(w, h)
         .filter(|&i| dist(&img.data[i * 4..i * 4 + 3], key) <= KEY_TOLERANCE)
         .count();
     near as f64 / n.max(1) as f64
+}
+
+/// The figure on paper as a silhouette: opaque where
+/// [`crate::declare::paper::figure`] finds it, transparent elsewhere.
+fn on_paper(img: &RgbaImage) -> Silhouette {
+    let fig = crate::declare::paper::figure(img);
+    let mut rgba = img.data.clone();
+    for (p, &m) in rgba.chunks_exact_mut(4).zip(&fig.mask) {
+        p[3] = if m { 255 } else { 0 };
+        if !m {
+            p[..3].fill(0);
+        }
+    }
+    Silhouette {
+        width: img.width,
+        height: img.height,
+        rgba,
+        key: None,
+        edges: EdgeCache::default(),
+    }
 }
 
 /// Keys `img` by `bg` (see the module doc).
@@ -186,8 +227,14 @@ pub fn silhouette(img: &RgbaImage, bg: Background) -> Result<Silhouette, RigErro
                 edges: EdgeCache::default(),
             });
         }
+        Background::Paper => return Ok(on_paper(img)),
         Background::Auto => {
             let (k, share) = dominant_border(img);
+            if exact_share(img, k) < PAPER_EXACT_SHARE
+                && crate::declare::paper::looks_like_paper(img)
+            {
+                return Ok(on_paper(img));
+            }
             if share < MIN_BORDER_SHARE {
                 return Err(RigError::new(
                     "E_RIG_KEY",

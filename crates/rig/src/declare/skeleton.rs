@@ -34,6 +34,9 @@ pub enum Background {
     Key([u8; 3]),
     /// The PNG's alpha channel.
     Alpha,
+    /// A drawing photographed on paper: the figure found by
+    /// [`crate::declare::paper`] (uneven light, a shadow, noise).
+    Paper,
 }
 
 /// Which way a bone bends at the joint with its parent, relative to the
@@ -109,8 +112,11 @@ pub struct Skeleton {
     pub background: Background,
     /// Bones in declaration order.
     pub bones: Vec<Bone>,
-    /// The drawing faces right (default) or left.
+    /// The drawing faces right (default) or left (for `"front"`: true).
     pub facing_right: bool,
+    /// `facing: "front"`: a frontal figure (arms retargeted in the frontal
+    /// plane, legs and trunk in the side plane; docs/rig.md "Frontal figures").
+    pub facing_front: bool,
     /// The declaration has a `mocap` map: its unmapped bones keep their
     /// drawn pose (no default joint table, rig.md §1).
     pub mocap_given: bool,
@@ -281,12 +287,13 @@ impl Skeleton {
             None | Some(Value::Null) => Background::Auto,
             Some(Value::String(s)) if s == "auto" => Background::Auto,
             Some(Value::String(s)) if s == "alpha" => Background::Alpha,
+            Some(Value::String(s)) if s == "paper" => Background::Paper,
             Some(Value::String(s)) => match parse_colour(s) {
                 Some(c) => Background::Key(c),
                 None => {
                     return Err(bad(
                         "E_RIG_BACKGROUND",
-                        format!("background '{s}' is not auto, alpha or #rrggbb"),
+                        format!("background '{s}' is not auto, alpha, paper or #rrggbb"),
                     ));
                 }
             },
@@ -297,14 +304,15 @@ impl Skeleton {
                 ));
             }
         };
-        let facing_right = match root.get("facing") {
-            None | Some(Value::Null) => true,
-            Some(Value::String(s)) if s == "right" => true,
-            Some(Value::String(s)) if s == "left" => false,
+        let (facing_right, facing_front) = match root.get("facing") {
+            None | Some(Value::Null) => (true, false),
+            Some(Value::String(s)) if s == "right" => (true, false),
+            Some(Value::String(s)) if s == "left" => (false, false),
+            Some(Value::String(s)) if s == "front" => (true, true),
             Some(v) => {
                 return Err(bad(
                     "E_RIG_FACING",
-                    format!("facing {v} is not \"right\" or \"left\""),
+                    format!("facing {v} is not \"right\", \"left\" or \"front\""),
                 ));
             }
         };
@@ -381,6 +389,7 @@ impl Skeleton {
             background,
             bones,
             facing_right,
+            facing_front,
             mocap_given,
             motion_bones,
         })

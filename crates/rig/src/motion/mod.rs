@@ -31,6 +31,12 @@
 //! - **Long limbs** (thighs, shins, upper arms, forearms, and any bone not
 //!   listed below): the bone takes its joint's segment direction projected
 //!   on the sagittal plane (forward → drawing ±x by `facing`, up → −y).
+//! - **Frontal figures** ([`MotionOptions::frontal`], `facing: "front"`):
+//!   the arms (upper arms, forearms, hands) are projected on the frontal
+//!   plane instead (the capture's left → drawing +x: a figure facing the
+//!   viewer has its left on the image's right; up → −y); legs, trunk, neck
+//!   and head on the side plane as facing right — the "twisted perspective"
+//!   of AnimatedDrawings: a wave is seen from the front, a walk as a walk.
 //! - **Trunk** (bones whose role is spine/torso/chest, or that are mapped
 //!   to a joint on the capture's root → neck chain): the chain from the
 //!   root to the neck's base is split over the drawn trunk bones in
@@ -185,6 +191,11 @@ pub enum Mode {
 pub struct MotionOptions {
     /// The drawing faces right (default) or left.
     pub facing_right: bool,
+    /// A frontal figure (`facing: "front"`): the arms (upper arms, forearms,
+    /// hands) are projected on the frontal plane — the capture's left on the
+    /// drawing's +x, up on −y — and everything else on the side plane as a
+    /// figure facing right ([`pose::frontal`]).
+    pub frontal: bool,
     /// Keys per second of the clip (the export fps), > 0.
     pub fps: f64,
     /// Capture frames `[start, end)` (0-based) to search for the cycle;
@@ -214,6 +225,7 @@ impl Default for MotionOptions {
     fn default() -> Self {
         MotionOptions {
             facing_right: true,
+            frontal: false,
             fps: 60.0,
             window: None,
             cycle: None,
@@ -366,7 +378,7 @@ pub fn retarget_with_report(
     // 3. Cyclic or one-shot; the cut.
     let span = span::choose(opts, &cap, &drive, &mut sampler)?;
     // 4. Keys: sample, unwrap.
-    let mut keys = sample_keys(bvh, opts, &limits, &drive, &span, &mut sampler)?;
+    let mut keys = sample_keys(bvh, bones, opts, &limits, &drive, &span, &mut sampler)?;
     // 5. Targets per bone (world angles per key), before the seam.
     let drawn = targets::drawn_angles(bones);
     let target = targets::targets(bvh, bones, &order, &drive, &keys, &drawn, span.looped);
@@ -462,6 +474,7 @@ struct Keys {
 /// `start + k/K·(end − start)`; the key count checked against `bvh-max-frames` first.
 fn sample_keys(
     bvh: &Bvh,
+    bones: &[MotionBone],
     opts: &MotionOptions,
     limits: &Limits,
     drive: &Drive,
@@ -490,6 +503,20 @@ fn sample_keys(
     let kk = k_count as usize;
     let fps = opts.fps;
     let mapped = &drive.mapped;
+    // per mapped segment: projected on the frontal plane (a frontal figure's arms)
+    let frontal: Vec<bool> = drive
+        .segs
+        .iter()
+        .zip(bones)
+        .filter(|(s, _)| s.is_some())
+        .map(|(s, b)| {
+            opts.frontal
+                && matches!(
+                    drive::bone_role(b, s.as_ref().map(|s| bvh.joints[s.joint()].name.as_str())),
+                    Some(mapping::Role::UpperArm | mapping::Role::Forearm | mapping::Role::Hand)
+                )
+        })
+        .collect();
     let mut theta: Vec<Vec<f64>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
     let mut start_h: Vec<Vec<f64>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
     let mut height: Vec<f64> = Vec::with_capacity(kk + 1);
@@ -498,7 +525,11 @@ fn sample_keys(
         let t = cut.start + (cut.end - cut.start) * k as f64 / kk as f64;
         let root = sampler.sample(t, mapped, &mut buf, &mut sbuf);
         for (i, v) in buf.iter().enumerate() {
-            theta[i].push(pose::sagittal(*v, forward, facing));
+            theta[i].push(if frontal[i] {
+                pose::frontal(*v, forward)
+            } else {
+                pose::sagittal(*v, forward, facing)
+            });
             start_h[i].push(sbuf[i][1]);
         }
         height.push(root[1]);

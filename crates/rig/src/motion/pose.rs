@@ -46,6 +46,15 @@ pub fn sagittal(v: [f64; 3], forward: [f64; 3], facing_right: bool) -> f64 {
     (-u).atan2(s * f)
 }
 
+/// The drawing-plane angle of capture vector `v` seen from the front: the
+/// capture's left (up × forward, forward horizontal) on drawing +x — a figure
+/// facing the viewer has its left on the image's right — and up (+Y) on −y.
+pub fn frontal(v: [f64; 3], forward: [f64; 3]) -> f64 {
+    // left = Y × F = (F.z, 0, −F.x)
+    let l = v[0] * forward[2] - v[2] * forward[0];
+    (-v[1]).atan2(l)
+}
+
 /// Wraps an angle to (−π, π].
 pub fn wrap(a: f64) -> f64 {
     let r = a.rem_euclid(TAU);
