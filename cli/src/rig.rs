@@ -73,6 +73,9 @@ pub struct MotionFlags {
     /// The capture's forward axis instead of the detected one (the root's travel, else the toes), repeatable: [NAME=]AXIS.
     #[arg(long, value_name = "[NAME=]AXIS", allow_hyphen_values = true)]
     forward: Vec<String>,
+    /// The largest change of a bone's angle from the drawn pose in degrees, repeatable: [NAME=]DEG in (0, 180] (default 90: the working-pose limit; a strike may need more).
+    #[arg(long, value_name = "[NAME=]DEG")]
+    max_angle: Vec<String>,
 }
 
 fn usage(msg: String) -> Fail {
@@ -117,6 +120,22 @@ fn motion_specs(
         let r = build::parse_range(x).map_err(|e| usage(format!("--range {e}")))?;
         for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
             s.range = Some(r);
+        }
+    }
+    for v in &f.max_angle {
+        let (n, x) = split("--max-angle", v, &specs)?;
+        let d: f64 = x
+            .trim()
+            .parse()
+            .ok()
+            .filter(|d: &f64| d.is_finite() && *d > 0.0 && *d <= 180.0)
+            .ok_or_else(|| {
+                usage(format!(
+                    "--max-angle {v}: '{x}' is not a number of degrees in (0, 180]"
+                ))
+            })?;
+        for s in specs.iter_mut().filter(|s| n.is_none_or(|n| s.name == n)) {
+            s.max_angle = Some(d.to_radians());
         }
     }
     for (flag, list, fwd) in [("--up", &f.up, false), ("--forward", &f.forward, true)] {

@@ -39,11 +39,14 @@ pub enum Control {
     /// The state machine's trigger conditions read extra, unnamed trigger
     /// inputs: firing a named trigger drives nothing (issue 25).
     SmUnread,
+    /// Every draw-order key dropped (the DrawRules and DrawTargets stay, with no target):
+    /// the parts keep the default order throughout (issue 42).
+    NoDrawOrder,
 }
 
 impl Control {
     /// Every control, in §9 order.
-    pub const ALL: [Control; 11] = [
+    pub const ALL: [Control; 12] = [
         Control::Zflip,
         Control::Tflip,
         Control::Unbind,
@@ -55,6 +58,7 @@ impl Control {
         Control::Notranslate,
         Control::SmWrongTarget,
         Control::SmUnread,
+        Control::NoDrawOrder,
     ];
 
     /// The CLI name.
@@ -71,6 +75,7 @@ impl Control {
             Control::Notranslate => "notranslate",
             Control::SmWrongTarget => "sm-wrongtarget",
             Control::SmUnread => "sm-unread",
+            Control::NoDrawOrder => "nodraworder",
         }
     }
 
@@ -130,14 +135,7 @@ pub struct Export {
 /// Parts in draw order, nearest first (§6): depth ascending, declaration
 /// index descending.
 pub fn draw_order(model: &Model) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..model.parts.len()).collect();
-    idx.sort_by(|&a, &b| {
-        model.parts[a]
-            .depth
-            .total_cmp(&model.parts[b].depth)
-            .then(b.cmp(&a))
-    });
-    idx
+    super::draworder::default_order(model)
 }
 
 /// Quantised key frames of a track at `fps` (§8.6): `round_half_even(t·fps)`.
@@ -429,9 +427,11 @@ pub fn objects(
         comp += 1;
     }
     let nb = model.bones.len();
+    let mut image_of = vec![0u64; model.parts.len()];
     for (di, &pi) in order.iter().enumerate() {
         let part = &model.parts[pi];
         let image = comp;
+        image_of[pi] = image;
         out.push(
             RivObject::new(ty::IMAGE)
                 .with(prop::NAME, Value::Str(part.name.clone()))
@@ -505,8 +505,15 @@ pub fn objects(
         }
         comp = skin + 1 + nb as u64 + part.verts.len() as u64;
     }
+    // Draw rules (§11.6, issue 42): after the last part's subtree; none for the reversed
+    // stream of the zflip control (the rules realise orders over the default stream).
+    let plan = match control {
+        Some(Control::Zflip) => None,
+        _ => super::draworder::Plan::new(model)?,
+    };
+    let placed = plan.as_ref().map(|p| p.records(&image_of, comp, &mut out));
     // Clips.
-    for clip in &model.clips {
+    for (ci, clip) in model.clips.iter().enumerate() {
         if o.clip.as_ref().is_some_and(|c| c != &clip.name) {
             continue;
         }
@@ -598,6 +605,12 @@ pub fn objects(
                     );
                 }
             }
+        }
+        // every clip keys every DrawRules (a machine leaving a clip must not keep its order)
+        if let (Some(plan), Some(placed)) = (&plan, &placed)
+            && control != Some(Control::NoDrawOrder)
+        {
+            plan.clip_records(ci, clip, placed, o.fps, dur, &mut out)?;
         }
     }
     if let Some(m) = machine {

@@ -6,7 +6,8 @@
 //! translations sampled at the export fps, keys at their quantised times,
 //! loop/one-shot time handling of the runtime) →
 //! [`deform`] (linear blend skinning of §7 with the §8.1 offset) →
-//! [`render`] (parts far to near, bilinear texture sampling, "over"
+//! [`render`] (parts far to near in the clip's draw-order key at that time
+//! (issue 42) or the default order, bilinear texture sampling, "over"
 //! compositing, pixel centres with the top-left fill rule, no
 //! anti-aliasing, transparent canvas of the artboard size).
 
@@ -374,7 +375,13 @@ pub fn render(model: &Model, o: &RefOptions, limits: &Limits) -> Result<RgbaImag
         px: vec![[1.0; 4]],
     };
     let mut canvas = vec![[0f32; 4]; w * h];
-    let mut order = super::export::draw_order(model);
+    // the clip's draw-order key at that time (issue 42), else the default order
+    let clip = match &o.clip {
+        Some(n) => Some(find_clip(model, n)?),
+        None => None,
+    };
+    let time = clip.map_or(0.0, |c| clip_time(c, o.time, o.fps));
+    let mut order = super::draworder::order_at(model, clip, time, o.fps);
     order.reverse(); // far to near
     for pi in order {
         if only.is_some_and(|o| o != pi) {

@@ -10,6 +10,7 @@
 //! | `vary.rs` | seeded variation of proportions, pose angles and palette (seed 0 = the reference) |
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
+//! | `fighter.rs` | the neutral-stance fighter (issue 42): a boxer in a three-quarter stance, guard up, far limbs partly behind the body (17 bones) |
 //! | `layered.rs` | layered characters (garment over hidden thighs, hat/hair, mittens, shoes, a stick, bulging limbs; some facing left), declared as a user would |
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
@@ -35,6 +36,7 @@
 //! part covering it).
 
 mod biped;
+mod fighter;
 mod files;
 mod layered;
 mod paint;
@@ -60,6 +62,8 @@ pub enum Kind {
     Quadruped,
     /// A layered character (issue 24): painted in layers, declared as a user would.
     Layered(Variant),
+    /// The neutral-stance fighter (issue 42): three-quarter, guard up, facing right.
+    Fighter,
 }
 
 /// What the character is painted on.
@@ -145,6 +149,11 @@ pub fn quadruped() -> CharacterSpec {
     CharacterSpec::preset("quadruped", Kind::Quadruped)
 }
 
+/// The neutral-stance fighter ("fighter", 1696×2528 on green).
+pub fn fighter() -> CharacterSpec {
+    CharacterSpec::preset("fighter", Kind::Fighter)
+}
+
 /// The layered girl ("girl", 1696×2528, facing left, on blue).
 pub fn girl() -> CharacterSpec {
     let mut s = CharacterSpec::preset("girl", Kind::Layered(Variant::Girl));
@@ -226,6 +235,11 @@ fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
             let p = quadruped::params(&mut v);
             let fit = pose::Fit::to_canvas(&quadruped::parts(&p, &pose::Fit::IDENTITY), w, h);
             quadruped::parts(&p, &fit)
+        }
+        Kind::Fighter => {
+            let p = fighter::params(&mut v);
+            let fit = pose::Fit::to_canvas(&fighter::parts(&p, &pose::Fit::IDENTITY), w, h);
+            fighter::parts(&p, &fit)
         }
         Kind::Layered(lv) => {
             let fit =

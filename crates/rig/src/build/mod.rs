@@ -20,6 +20,7 @@
 //! | `model.rs` | the `export-riv` model: bones, parts on pages, clips, the state machine ([`model`], [`model_json`]) |
 //! | `report.rs` | `report.json`: every number with its control and threshold, the gates |
 //! | `sheet.rs` | the contact sheet's panels and walk frames |
+//! | `measure.rs` | per clip: the hidden fill it uncovers per part, its joints' area change (issue 42) |
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,6 +41,7 @@ use re2d::limits::{Limits, ReadError, read_file};
 use re2d::png_io::RgbaImage;
 use re2d_riv::{self as riv};
 
+mod measure;
 mod model;
 mod report;
 mod sheet;
@@ -83,6 +85,8 @@ pub struct MotionSpec {
     pub up: Option<motion::axes::Axis>,
     /// The capture's forward axis (`None`: detected).
     pub forward: Option<motion::axes::Axis>,
+    /// The largest delta from the drawn pose, radians (`None`: the working-pose limit, 90°).
+    pub max_angle: Option<f64>,
 }
 
 impl MotionSpec {
@@ -118,6 +122,7 @@ impl MotionSpec {
             range: None,
             up: None,
             forward: None,
+            max_angle: None,
         })
     }
 }
@@ -402,6 +407,7 @@ pub fn motion_stage(
         range: spec.range,
         up: spec.up,
         forward: spec.forward,
+        max_angle: spec.max_angle.unwrap_or(std::f64::consts::FRAC_PI_2),
         ..MotionOptions::default()
     };
     motion::retarget_with_report(&bvh, &motion::bones_of(sk), &opts)
@@ -470,7 +476,31 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         Vec::new(),
         limits,
     )?;
-    let seen = crate::skin::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
+    let mut seen: Vec<Vec<bool>> =
+        s.sl.parts
+            .iter()
+            .map(|p| vec![false; p.width * p.height])
+            .collect();
+    let mut measures: Vec<measure::ClipMeasure> = Vec::with_capacity(first.clips.len());
+    crate::skin::reveal::seen_per_clip(
+        &input.sk,
+        &s.sl.parts,
+        &m.meshes,
+        &first,
+        opts.fps,
+        |ci, clip_seen| {
+            for (a, c) in seen.iter_mut().zip(clip_seen) {
+                for (x, &y) in a.iter_mut().zip(c) {
+                    *x |= y;
+                }
+            }
+            measures.push(measure::ClipMeasure {
+                name: first.clips[ci].name.clone(),
+                uncovered: measure::uncovered(&s.sl.parts, clip_seen),
+                volume: Vec::new(),
+            });
+        },
+    );
     drop(first);
     let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen);
     drop(seen);
@@ -543,10 +573,25 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
             format!("internal: the written .riv fails the check: {p}"),
         ));
     }
+    for c in &mut measures {
+        c.volume = measure::volume(&input.sk, &model, &c.name, opts.fps);
+    }
     t.lap("model + riv", &mut clock);
     let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
+    // the first two other clips whose draw order changes (issue 42)
+    let ordered_clips: Vec<String> = model
+        .clips
+        .iter()
+        .filter(|c| !c.draw_order.is_empty() && Some(c.name.as_str()) != primary.as_deref())
+        .take(2)
+        .map(|c| c.name.clone())
+        .collect();
+    let ordered = ordered_clips
+        .iter()
+        .map(|c| walk_frames(input, &m, &model, Some(c), opts.fps, (tw, th)))
+        .collect::<Result<Vec<_>, _>>()?;
     drop(model);
-    let sheet = assemble(&still, &frames, tw, th)?;
+    let sheet = assemble(&still, &frames, &ordered, tw, th)?;
     t.lap("sheet", &mut clock);
     let (report, failed) = report::report(
         input,
@@ -558,6 +603,8 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         &t,
         &control,
     );
+    let mut report = report;
+    report["measures"] = measure::json(&input.sk, &measures);
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
     files.push(("sheet.png".into(), sheet));

@@ -11,6 +11,11 @@
 //! pose or lies within [`MARGIN`] crop pixels of one that is (the margin
 //! covers the poses between the samples, the texels the half-scale render
 //! skips, and the page's half-scale filtering).
+//!
+//! Each pose draws the parts in the order its clip shows at that time (the
+//! clip's draw-order keys, issue 42, else the declaration's). [`seen_per_clip`]
+//! hands each clip's own seen texels to a callback (the report's uncovered
+//! areas per clip, the fill judge's colour errors).
 
 use crate::cut::slice::PartImage;
 use crate::declare::skeleton::Skeleton;
@@ -36,11 +41,41 @@ pub fn seen(
     model: &Model,
     fps: u32,
 ) -> Vec<Vec<bool>> {
+    let mut all: Vec<Vec<bool>> = parts
+        .iter()
+        .map(|p| vec![false; p.width * p.height])
+        .collect();
+    seen_per_clip(sk, parts, meshes, model, fps, |_, seen| {
+        for (a, s) in all.iter_mut().zip(seen) {
+            for (x, &y) in a.iter_mut().zip(s) {
+                *x |= y;
+            }
+        }
+    });
+    all
+}
+
+/// [`seen`] clip by clip: `each(clip index, seen texels per declared bone)` for every clip
+/// of `model` (the bitmaps are reused between clips).
+pub fn seen_per_clip(
+    sk: &Skeleton,
+    parts: &[PartImage],
+    meshes: &[PartMesh],
+    model: &Model,
+    fps: u32,
+    mut each: impl FnMut(usize, &[Vec<bool>]),
+) {
     let mut seen: Vec<Vec<bool>> = parts
         .iter()
         .map(|p| vec![false; p.width * p.height])
         .collect();
-    let order: Vec<(usize, usize)> = sk
+    // declared bone of each model part
+    let bone_of: Vec<Option<usize>> = model
+        .parts
+        .iter()
+        .map(|p| sk.bones.iter().position(|b| b.name == p.name))
+        .collect();
+    let declared: Vec<(usize, usize)> = sk
         .far_to_near()
         .into_iter()
         .filter_map(|k| {
@@ -63,10 +98,23 @@ pub fn seen(
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
-    for clip in &model.clips {
+    for (clip_i, clip) in model.clips.iter().enumerate() {
+        for s in &mut seen {
+            s.fill(false);
+        }
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
         for i in 0..SAMPLES {
             let time = clip.duration * i as f64 / SAMPLES as f64;
+            // far to near in the clip's order at that time
+            let order: Vec<(usize, usize)> = if clip.draw_order.is_empty() {
+                declared.clone()
+            } else {
+                re2d_riv::draworder::order_at(model, Some(clip), time, fps)
+                    .into_iter()
+                    .rev()
+                    .filter_map(|pk| bone_of[pk].map(|k| (k, pk)))
+                    .collect()
+            };
             let (Ok(local), Ok(moved)) = (
                 reference::pose_at(model, Some(&clip.name), time, fps),
                 reference::moved_at(model, Some(&clip.name), time, fps),
@@ -133,8 +181,8 @@ pub fn seen(
                 });
             }
         }
+        each(clip_i, &seen);
     }
-    seen
 }
 
 /// `parts` with the hidden fill that no pose shows (`seen`, grown by
