@@ -36,21 +36,27 @@ riv-npm:
 # turned into a fixture (probe clips, hidden-fill marker variant; tests/browser/rig-fixture.mjs)
 # whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
 RIG_FIX   := target/rig-fixtures
-RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near
+RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near fighter:shin_near
 # the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
 RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh
 RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh
+# the fighter (issue 42): walk, punch and kick (FIGHTER_MOTIONS, mk/rig.mk), with the draw-order
+# check D1 (tests/browser/draworder.mjs) on the punch (its crossing frames: the far fist over the
+# chest) and on the kick
+RIG_CROSS_fighter := --cross punch:hand_far:chest --cross kick
 
 rig-fixtures: release riv-npm
 	@rm -rf $(RIG_FIX) && mkdir -p $(RIG_FIX)/drawings $(RIG_FIX)/build $(RIG_FIX)/fixtures
 	target/release/examples/rig_drawings $(RIG_FIX)/drawings
 	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
 	  echo "re2d rig build $$c"; \
-	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
+	  x=""; if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; elif [ $$c = fighter ]; then m="$(FIGHTER_MOTIONS)"; x="$(RIG_CROSS_fighter)"; \
+	  else m="$(RIG_MOTIONS_quadruped)"; fi; \
 	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --out $(RIG_FIX)/build/$$c; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
-	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json; \
+	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json $$x; \
 	done
+	node $(RIV_NODE_DIR)/draworder.mjs --shuffle $(RIG_FIX)/fixtures/draworder-shuffle
 
 # The harness: the hand-made fixtures and the rigged characters, release build.
 test-browser: riv-npm rig-fixtures

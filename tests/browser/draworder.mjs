@@ -6,13 +6,16 @@
 //
 // For each clip, at `samples` times (the middle of equal steps over the clip), the file is
 // rendered by the runtime and by `re2d riv render-ref` of the same model; the runtime must
-// match (IoU and colour ≥ 0.99) at every time. The control is the same file exported with
-// `--control nodraworder` (its draw-order keys dropped): it must fail at exactly the times
-// where the keys change what is visible — where the reference differs from the reference of
-// the model without its `draw_order` (colour < 0.99) — and pass at the others. A crossing
-// time is one where `front` is drawn nearer than `behind` by the keys and overlaps it by at
-// least 40 pixels (per-part masks of render-ref at that time); there must be at least one,
-// and the control must fail on every one.
+// match at every time: IoU ≥ 0.99 and colour IoU ≥ 0.99 (metrics.mjs `colourNear`: the share of
+// the union whose colour agrees within 32, with one pixel of slack for the rasterisers' edges).
+// The control is the same file exported with `--control nodraworder` (its draw-order keys
+// dropped). It must fail where the keys clearly change the reference's picture (the reference
+// against the reference of the model without its `draw_order`: colour IoU below 0.985) and
+// pass where they change nothing (≥ 0.999); times in between are listed, not judged (the
+// runtime's own sub-percent differences would decide them). A crossing time is one where
+// `front` is drawn nearer than `behind` by the keys and overlaps it by at least 40 pixels
+// (per-part masks of render-ref at that time); there must be at least one, and the control
+// must fail on every one.
 //
 // `writeShuffle` writes a synthetic fixture (`only: true`: no other check runs on it): seven
 // overlapping quads of seven colours, one clip whose keys are random orders (one of them the
@@ -24,6 +27,9 @@ import * as M from './metrics.mjs';
 
 const T = 0.99;
 const OVERLAP_MIN = 40;
+// the keys change the reference's picture clearly below this colour IoU, not at all from SAME on
+const VISIBLE = 0.985;
+const SAME = 0.999;
 
 // xorshift32, seeded
 function rng(seed) {
@@ -125,7 +131,10 @@ export async function drawOrderChecks(ctx, name, fdir, cfg) {
             const t = times[i];
             const ref = refOf(modelPath, t, `ref-${i}`);
             const plainRef = refOf(plainPath, t, `plain-${i}`);
-            const visible = M.colour(ref, plainRef) < T;
+            // what the keys change in the reference itself: clearly, nothing, or a little
+            const effect = M.colourNear(ref, plainRef);
+            const visible = effect < VISIBLE;
+            const same = effect >= SAME;
             let crossing = false, overlap = 0;
             if (spec.front && spec.behind) {
                 const o = keyedOrder(model, clip, t) || [];
@@ -136,15 +145,15 @@ export async function drawOrderChecks(ctx, name, fdir, cfg) {
                 crossing = nearer && overlap >= OVERLAP_MIN;
             }
             per.push({
-                t: Math.round(t * 1e4) / 1e4, visible, crossing, overlap,
-                good: { iou: M.iou(good[i], ref), colour: M.colour(good[i], ref) },
-                control: { iou: M.iou(ctl[i], ref), colour: M.colour(ctl[i], ref) },
+                t: Math.round(t * 1e4) / 1e4, visible, same, effect, crossing, overlap,
+                good: { iou: M.iou(good[i], ref), colour: M.colourNear(good[i], ref), colourExact: M.colour(good[i], ref) },
+                control: { iou: M.iou(ctl[i], ref), colour: M.colourNear(ctl[i], ref), colourExact: M.colour(ctl[i], ref) },
             });
         }
         const pass = (x) => x.iou >= T && x.colour >= T;
         const goodOk = per.every((p) => pass(p.good));
         // exactly: the control fails where the keys change what is visible and passes elsewhere
-        const exact = per.every((p) => pass(p.control) === !p.visible);
+        const exact = per.every((p) => (p.visible ? !pass(p.control) : p.same ? pass(p.control) : true));
         const crossings = per.filter((p) => p.crossing);
         const crossOk = spec.front ? crossings.length > 0 && crossings.every((p) => !pass(p.control)) : true;
         const failing = per.filter((p) => !pass(p.control));
@@ -158,8 +167,8 @@ export async function drawOrderChecks(ctx, name, fdir, cfg) {
             controlName: 'nodraworder',
             controlScore: worst(crossings.length ? crossings : failing.length ? failing : per, (p) => Math.min(p.control.iou, p.control.colour)),
             controlFails: exact && crossOk && failing.length > 0,
-            threshold: `IoU and colour ≥ ${T} at ${per.length} times; the control fails exactly where the keys change the picture`,
-            note: `control fails at ${failing.length}/${per.length} times (${failing.map((p) => p.t).join(', ')}); keys visible at ${per.filter((p) => p.visible).length}; crossing at ${crossings.map((p) => p.t).join(', ') || 'none'}`,
+            threshold: `IoU and colour ≥ ${T} at ${per.length} times; the control fails where the keys clearly change the picture (< ${VISIBLE}) and passes where they change nothing (≥ ${SAME})`,
+            note: `control fails at ${failing.length}/${per.length} times (${failing.map((p) => p.t).join(', ')}); keys change the picture clearly at ${per.filter((p) => p.visible).length}, not at all at ${per.filter((p) => p.same).length}; crossing at ${crossings.map((p) => p.t).join(', ') || 'none'}`,
         });
     }
     return { rows, raw };
