@@ -94,18 +94,21 @@ riv-fixtures: examples
 	target/release/examples/riv_fixtures
 
 # out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
-# the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
-# pose): character.riv, walk.html and jump.html (play them offline), machine.html (the state
+# the committed captures (the normal CMU 07_01 walk, the stylised CMU 131 walk as the `strut`
+# style at speed 2, the fair1 jump and wave as one-shot clips, and the idle pose): character.riv, walk.html and jump.html (play them offline), machine.html (the state
 # machine: a slider for speed, a button per one-shot trigger), walk-strip.png and
 # jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
-# report and parts.
+# report and parts. out/fighter/ (issue 42): the neutral-stance fighter with walk, punch and kick:
+# machine.html (speed slider, punch and kick buttons), punch-strip.png and kick-strip.png.
 DEMO_TARGETS += demo-rig
 RIG_DEMO := out/rig
+FIGHTER_DEMO := out/fighter
 
 demo-rig: release riv-npm
-	@rm -rf $(RIG_DEMO) target/demo-rig && mkdir -p target/demo-rig out
+	@rm -rf $(RIG_DEMO) $(FIGHTER_DEMO) target/demo-rig && mkdir -p target/demo-rig out
 	target/release/examples/rig_drawings target/demo-rig >/dev/null
-	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
+	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-07-01-walk.bvh \
+	  --motion strut=assets/mocap/cmu-131-01-walk.bvh \
 	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh --out $(RIG_DEMO)
 	@set -e; for c in walk jump; do \
 	  node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --clip $$c --out $(RIG_DEMO)/$$c.html; \
@@ -116,4 +119,15 @@ demo-rig: release riv-npm
 	  done; \
 	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
 	done
-	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --machine sm --out $(RIG_DEMO)/machine.html
+	node $(RIV_NODE_DIR)/demo.mjs --riv $(RIG_DEMO)/character.riv --machine sm --max 2 --out $(RIG_DEMO)/machine.html
+	@# the neutral-stance fighter (issue 42): walk, punch and kick; its machine page has a button per strike
+	$(RIV_BIN) rig build target/demo-rig/fighter.skeleton.json $(FIGHTER_MOTIONS) --out $(FIGHTER_DEMO)
+	node $(RIV_NODE_DIR)/demo.mjs --riv $(FIGHTER_DEMO)/character.riv --machine sm --out $(FIGHTER_DEMO)/machine.html
+	@set -e; for c in punch kick; do \
+	  d=$$(node -e "const m=require('./$(FIGHTER_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
+	  for i in 0 1 2 3 4 5 6 7; do \
+	    $(RIV_BIN) riv render-ref $(FIGHTER_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*($$i+0.5)/8)") \
+	      --output target/demo-rig/fighter-$$c-$$i.png; \
+	  done; \
+	  target/release/examples/png_strip $(FIGHTER_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/fighter-$$c-$$i.png; done); \
+	done

@@ -241,9 +241,11 @@ fn quadruped_walk_through_mesh_load_matches_the_reference() {
 /// Issue 42: the fighter's strikes through `$.mesh.load` at sixteen times of each clip (the
 /// middle of equal steps, never on a key's frame) against the reference, which draws each
 /// draw-order key's order: every frame must match (native and plain-JS `$.mesh`). The control
-/// is the same model without its `draw_order` keys: it must fail at exactly the times where the
-/// keys change the reference's picture (the reference with and without them differ by the same
-/// judge), and there must be such times.
+/// is the same model without its `draw_order` keys: it must fail where the keys clearly change
+/// the reference's picture (the reference with and without them: colour below 0.95) and pass
+/// where they change nothing (colour ≥ 0.999); times in between are listed, not judged (the
+/// engine's own colour, about 0.987 against the reference, decides them). There must be times
+/// where the keys clearly change the picture.
 fn strikes(name: &str, clips: &[&str]) {
     let dir = fixtures().join(name);
     let path = dir.join("model.json");
@@ -311,20 +313,21 @@ fn strikes(name: &str, clips: &[&str]) {
         );
         println!("{name} {clip}: d = {} s", c.duration);
         println!(
-            "| t (s) | keys change the picture | $.mesh IoU | colour | plain-JS colour | without keys IoU | colour |"
+            "| t (s) | reference without keys: colour | $.mesh IoU | colour | plain-JS colour | without keys IoU | colour |"
         );
         println!("|---|---|---|---|---|---|---|");
         let mut visible_n = 0;
         for (i, &t) in times.iter().enumerate() {
             let want = clip_reference(&model, clip, t, size, None);
             let without = clip_reference(&plain, clip, t, size, None);
-            let visible = !judge(&without, &want).2;
+            let effect = judge(&without, &want).1;
+            let (visible, same) = (effect < 0.95, effect >= 0.999);
             visible_n += usize::from(visible);
             let g = judge(&native[i], &want);
             let p = judge(&plainjs[i], &want);
             let k = judge(&ctl[i], &want);
             println!(
-                "| {t:.4} | {visible} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} |",
+                "| {t:.4} | {effect:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} |",
                 g.0, g.1, p.1, k.0, k.1
             );
             if !g.2 || !p.2 {
@@ -333,11 +336,11 @@ fn strikes(name: &str, clips: &[&str]) {
                     g.0, g.1, p.0, p.1
                 ));
             }
-            if k.2 == visible {
+            if (visible && k.2) || (same && !k.2) {
                 failures.push(format!(
                     "{clip} t {t:.4}: the model without keys {} where the keys {} the picture ({:.4}, {:.4})",
                     if k.2 { "passes" } else { "fails" },
-                    if visible { "change" } else { "do not change" },
+                    if visible { "clearly change" } else { "do not change" },
                     k.0,
                     k.1
                 ));

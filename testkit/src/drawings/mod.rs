@@ -257,6 +257,59 @@ fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
     }
 }
 
+/// One part painted alone (issue 42: the truth of the hidden layers): what the painter would
+/// have painted of it where nearer parts cover it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Bone name.
+    pub name: String,
+    /// Top-left pixel of the crop in the drawing.
+    pub origin: [usize; 2],
+    /// Crop width.
+    pub width: usize,
+    /// Crop height.
+    pub height: usize,
+    /// RGBA8, straight alpha (the part's coverage), the crop of the drawing's canvas.
+    pub rgba: Vec<u8>,
+}
+
+/// Every part of `spec`'s character painted alone, declaration order (the hidden layers).
+pub fn hidden_layers(spec: &CharacterSpec) -> Result<Vec<Layer>, RigError> {
+    Limits::current()
+        .check_image(spec.width, spec.height, 4)
+        .map_err(|e| RigError::new("E_RIG_LIMIT", e.to_string()))?;
+    let all = parts(spec);
+    let (w, h) = (spec.width as usize, spec.height as usize);
+    let mut out = Vec::with_capacity(all.len());
+    for p in &all {
+        let painting = render::paint(
+            std::slice::from_ref(p),
+            w,
+            h,
+            Background::Alpha,
+            spec.antialias,
+        );
+        let b = p.bounds();
+        let x0 = (b[0].floor().max(0.0) as usize).min(w);
+        let y0 = (b[1].floor().max(0.0) as usize).min(h);
+        let x1 = ((b[2].ceil() + 2.0).max(0.0) as usize).min(w);
+        let y1 = ((b[3].ceil() + 2.0).max(0.0) as usize).min(h);
+        let (cw, ch) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+        let mut rgba = Vec::with_capacity(cw * ch * 4);
+        for y in y0..y1 {
+            rgba.extend_from_slice(&painting.rgba[(y * w + x0) * 4..(y * w + x1) * 4]);
+        }
+        out.push(Layer {
+            name: p.name.to_string(),
+            origin: [x0, y0],
+            width: cw,
+            height: ch,
+            rgba,
+        });
+    }
+    Ok(out)
+}
+
 /// Paints `spec`'s character. The canvas is checked against the process-wide PNG limits
 /// ([`Limits::check_image`], RGBA) and [`MIN_SIDE`] before anything is allocated.
 pub fn generate(spec: &CharacterSpec) -> Result<Drawing, RigError> {
@@ -289,6 +342,7 @@ pub fn generate(spec: &CharacterSpec) -> Result<Drawing, RigError> {
         &background,
         &parts,
         facing(spec.kind),
+        spec.kind == Kind::Quadruped,
     );
     Ok(Drawing {
         name: spec.name.clone(),

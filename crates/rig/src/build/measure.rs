@@ -34,6 +34,31 @@ pub struct ClipMeasure {
     pub volume: Vec<(usize, f64, f64)>,
 }
 
+/// `seen` (one part's texels) grown by [`GROW`] texels (a separable square dilation).
+pub fn grown(p: &PartImage, seen: &[bool]) -> Vec<bool> {
+    let (w, h) = (p.width, p.height);
+    let mut rows = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            if seen[y * w + x] {
+                let (a, b) = (x.saturating_sub(GROW), (x + GROW + 1).min(w));
+                rows[y * w + a..y * w + b].fill(true);
+            }
+        }
+    }
+    let mut out = vec![false; w * h];
+    for x in 0..w {
+        for y in 0..h {
+            if rows[y * w + x] {
+                for yy in y.saturating_sub(GROW)..(y + GROW + 1).min(h) {
+                    out[yy * w + x] = true;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Per declared bone: the hidden texels of `seen` (one clip's), grown by [`GROW`], and all
 /// the part's texels.
 pub fn uncovered(parts: &[PartImage], seen: &[Vec<bool>]) -> Vec<(u64, u64)> {
@@ -41,35 +66,16 @@ pub fn uncovered(parts: &[PartImage], seen: &[Vec<bool>]) -> Vec<(u64, u64)> {
         .iter()
         .zip(seen)
         .map(|(p, s)| {
-            let (w, h) = (p.width, p.height);
-            let all = (0..w * h).filter(|&i| p.rgba[i * 4 + 3] > 0).count() as u64;
+            let n = p.width * p.height;
+            let all = (0..n).filter(|&i| p.rgba[i * 4 + 3] > 0).count() as u64;
             if !s.iter().any(|&x| x) {
                 return (0, all);
             }
-            // the seen texels grown by GROW (separable square dilation), then counted
-            let mut rows = vec![false; w * h];
-            for y in 0..h {
-                for x in 0..w {
-                    if s[y * w + x] {
-                        let (a, b) = (x.saturating_sub(GROW), (x + GROW + 1).min(w));
-                        rows[y * w + a..y * w + b].fill(true);
-                    }
-                }
-            }
-            let mut grown = vec![false; w * h];
-            for x in 0..w {
-                for y in 0..h {
-                    if rows[y * w + x] {
-                        for yy in y.saturating_sub(GROW)..(y + GROW + 1).min(h) {
-                            grown[yy * w + x] = true;
-                        }
-                    }
-                }
-            }
-            let n = (0..w * h)
-                .filter(|&i| grown[i] && p.hidden[i] == 1 && p.rgba[i * 4 + 3] > 0)
+            let g = grown(p, s);
+            let hit = (0..n)
+                .filter(|&i| g[i] && p.hidden[i] == 1 && p.rgba[i * 4 + 3] > 0)
                 .count() as u64;
-            (n, all)
+            (hit, all)
         })
         .collect()
 }

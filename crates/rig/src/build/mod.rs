@@ -41,7 +41,7 @@ use re2d::limits::{Limits, ReadError, read_file};
 use re2d::png_io::RgbaImage;
 use re2d_riv::{self as riv};
 
-mod measure;
+pub mod measure;
 mod model;
 mod report;
 mod sheet;

@@ -136,7 +136,7 @@ pub fn model_json(
         let has_part: Vec<bool> = (0..sk.bones.len())
             .map(|k| !m.meshes[k].verts.is_empty() && m.pages.placed[k].is_some())
             .collect();
-        for (clip, walk) in clips {
+        for (clip, walk) in clips.iter().filter(|_| sk.order_from_capture) {
             if let Some(d) = draw_order_json(sk, &has_part, walk) {
                 root["clips"][*clip]["draw_order"] = d;
             }

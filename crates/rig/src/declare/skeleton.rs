@@ -114,6 +114,11 @@ pub struct Skeleton {
     /// The declaration has a `mocap` map: its unmapped bones keep their
     /// drawn pose (no default joint table, rig.md §1).
     pub mocap_given: bool,
+    /// `"draw_order"`: `"capture"` (default: the clips' draw order follows the
+    /// capture's depth, issue 42) or `"declared"` (the depths of the declaration
+    /// throughout: a character whose limbs are not the capture's, such as a
+    /// quadruped walked by a human capture).
+    pub order_from_capture: bool,
 }
 
 fn bad(code: &'static str, msg: impl Into<String>) -> RigError {
@@ -210,6 +215,17 @@ impl Skeleton {
                 ));
             }
         };
+        let order_from_capture = match root.get("draw_order") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) if s == "capture" => true,
+            Some(Value::String(s)) if s == "declared" => false,
+            Some(v) => {
+                return Err(bad(
+                    "E_RIG_JSON",
+                    format!("draw_order {v} is not \"capture\" or \"declared\""),
+                ));
+            }
+        };
         let Some(Value::Array(list)) = root.get("bones") else {
             return Err(bad("E_RIG_JSON", "bones must be an array"));
         };
@@ -283,6 +299,7 @@ impl Skeleton {
             bones,
             facing_right,
             mocap_given,
+            order_from_capture,
         })
     }
 
