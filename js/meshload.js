@@ -26,7 +26,9 @@
 // - draw order: depth descending (smaller is nearer), equal depths in declaration order (the
 //   later one nearer). Each part's `depth` (its z for the engine's depth test) is its place in
 //   that order, `(k + 1) / (n + 1)` for the k-th nearest of n, so z is unique, in (0, 1) and
-//   never lets a farther part hide a nearer one;
+//   never lets a farther part hide a nearer one. A clip with `draw_order` keys (issue 42: the
+//   parts nearest first from each key's time on; before the first key, the first) draws, at
+//   time t, in its key's order, and `draw` sets each part's `depth` to its place in it;
 // - per-vertex `colors` are ignored (as export-riv does; the validator warns).
 
 const isObj = (v) => !!v && typeof v === 'object';
@@ -158,6 +160,15 @@ export function makeLoader(readModel, log) {
             return part;
         });
         const drawOrder = order.map((i) => parts[i]);
+        const defaultZ = parts.map((p) => p.depth);
+        const partIndex = new Map(list.map((p, i) => [typeof p.name === 'string' ? p.name : `part${i}`, i]));
+        // a draw_order key: its parts far to near and each part's z (precomputed: draw allocates nothing)
+        const keyOrder = (names) => {
+            const near = names.map((nm) => partIndex.get(nm));
+            const zs = new Array(n);
+            near.forEach((pi, k) => { zs[pi] = (k + 1) / (n + 1); });
+            return { far: near.slice().reverse().map((i) => parts[i]), z: zs };
+        };
 
         // clips
         // clipData is a Map: two plain objects filled with the same keys in the same order
@@ -173,14 +184,12 @@ export function makeLoader(readModel, log) {
                 step: c.interpolation === 'step',
                 tracks: Object.entries(c.tracks || {}),
                 translations: Object.entries(c.translations || {}),
+                order: (c.draw_order || []).map(([t, names]) => [t, keyOrder(names)]),
             });
         }
 
-        // one clip at t over the pose so far: the bones and roots it keys take its values
-        function applyClip(clip, t, angles, offsets) {
-            const c = typeof clip === 'string' && clipData.has(clip) ? clipData.get(clip) : null;
-            if (!c) throw codedError('E_CLIP', `unknown clip '${String(clip)}'`);
-            if (typeof t !== 'number' || !isFinite(t)) throw new RangeError('mesh.load: pose/draw time must be a finite number of seconds');
+        // the clip time shown at t: a looping clip wraps, a one-shot holds its ends
+        function clipTime(c, t) {
             const d = c.duration;
             let time = t;
             if (c.loop) {
@@ -189,10 +198,44 @@ export function makeLoader(readModel, log) {
             } else {
                 time = Math.min(Math.max(time, 0), d);
             }
+            return time;
+        }
+
+        function clipOf(clip, t) {
+            const c = typeof clip === 'string' && clipData.has(clip) ? clipData.get(clip) : null;
+            if (!c) throw codedError('E_CLIP', `unknown clip '${String(clip)}'`);
+            if (typeof t !== 'number' || !isFinite(t)) throw new RangeError('mesh.load: pose/draw time must be a finite number of seconds');
+            return c;
+        }
+
+        // the draw_order key shown at clip time `time` (the last at or before it, else the first)
+        function keyAt(c, time) {
+            let k = null;
+            for (const key of c.order) {
+                if (k === null || key[0] <= time) k = key[1];
+                else break;
+            }
+            return k;
+        }
+
+        // one clip at t over the pose so far: the bones and roots it keys take its values
+        function applyClip(clip, t, angles, offsets) {
+            const c = clipOf(clip, t);
+            const time = clipTime(c, t);
             for (const [bone, keys] of c.tracks) angles[bone] = sample(keys, time, 1, c.step);
             for (const [bone, keys] of c.translations) {
                 offsets[bone] = { x: s * sample(keys, time, 1, c.step), y: s * sample(keys, time, 2, c.step) };
             }
+        }
+
+        // the layers of pose/draw's arguments: [[clip, t], …]
+        function layersOf(clip, t) {
+            if (!Array.isArray(clip)) return [[clip, t]];
+            if (clip.length === 0) throw new TypeError('mesh.load: pose/draw layers must be a non-empty array of [clip, t]');
+            for (const l of clip) {
+                if (!Array.isArray(l) || l.length !== 2) throw new TypeError('mesh.load: each layer must be [clip, t]');
+            }
+            return clip;
         }
 
         // pose(clip, t), or pose([[clip, t], [clip2, t2], …]): clips mixed as the .riv's
@@ -200,15 +243,7 @@ export function makeLoader(readModel, log) {
         function pose(clip, t) {
             const angles = Object.create(null);
             const offsets = Object.create(null);
-            if (Array.isArray(clip)) {
-                if (clip.length === 0) throw new TypeError('mesh.load: pose/draw layers must be a non-empty array of [clip, t]');
-                for (const l of clip) {
-                    if (!Array.isArray(l) || l.length !== 2) throw new TypeError('mesh.load: each layer must be [clip, t]');
-                    applyClip(l[0], l[1], angles, offsets);
-                }
-            } else {
-                applyClip(clip, t, angles, offsets);
-            }
+            for (const [c, ct] of layersOf(clip, t)) applyClip(c, ct, angles, offsets);
             return { angles, offsets };
         }
 
@@ -224,8 +259,20 @@ export function makeLoader(readModel, log) {
                 }
             }
             const posed = { __pose: world, __rest: rest };
+            // the draw-order key (issue 42) of the last layer whose clip has keys
+            let key = null;
+            for (const [c, ct] of layersOf(clip, t)) {
+                const cd = clipData.get(c);
+                if (cd.order.length) key = keyAt(cd, clipTime(cd, ct));
+            }
             let triangles = 0;
-            for (const part of drawOrder) triangles += Number(mesh.draw(part, posed)) || 0;
+            if (key) {
+                for (let i = 0; i < n; i++) parts[i].depth = key.z[i];
+                for (const part of key.far) triangles += Number(mesh.draw(part, posed)) || 0;
+            } else {
+                for (let i = 0; i < n; i++) parts[i].depth = defaultZ[i];
+                for (const part of drawOrder) triangles += Number(mesh.draw(part, posed)) || 0;
+            }
             return triangles;
         }
 

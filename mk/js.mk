@@ -76,6 +76,8 @@ test-mesh-load: release
 	  target/release/re2d rig build $(MESH_LOAD_DIR)/drawings/$$c.skeleton.json \
 	    --motion assets/mocap/cmu-131-01-walk.bvh --out $(MESH_LOAD_DIR)/$$c; \
 	done
+	target/release/re2d rig build $(MESH_LOAD_DIR)/drawings/fighter.skeleton.json $(FIGHTER_MOTIONS) \
+	  --out $(MESH_LOAD_DIR)/fighter
 	RE2D_MESH_LOAD_DIR=$(CURDIR)/$(MESH_LOAD_DIR) $(CARGO) test --release --workspace --exclude re2d-layout-test \
 	  --test mesh_load_rig -- --ignored --nocapture --test-threads 1
 

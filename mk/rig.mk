@@ -6,6 +6,14 @@ BENCH_TARGETS += bench-rig
 
 RIG_BENCH_DIR := target/bench-rig
 
+# The neutral-stance fighter's motions (issue 42; docs/strikes.md): the normal walk, the punch
+# (CMU 79_08: the straight right and the hook back across the chest, from guard; the elbow needs
+# more than the 90° working-pose limit) and the kick (CMU 75_16: crouch, turning jump kick,
+# landing), both one-shots that start and end in the drawn stance.
+FIGHTER_MOTIONS = --motion walk=assets/mocap/cmu-07-01-walk.bvh \
+	--motion punch=assets/mocap/cmu-79-08-boxing.bvh:once --range punch=2.50..3.05 --max-turn punch=150 \
+	--motion kick=assets/mocap/cmu-75-16-jump-kick.bvh:once --range kick=1.35..2.55
+
 .PHONY: test-rig test-motion bench-rig
 
 # The gates on the two 1696x2528 generated characters (crates/rig/tests/rig_stages.rs: slicing IoU per part, reassembly and its

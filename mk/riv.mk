@@ -40,26 +40,32 @@ riv-npm:
 # turned into a fixture (probe clips, hidden-fill marker variant; tests/browser/rig-fixture.mjs)
 # whose thresholds are committed in tests/riv/rig/<name>.thresholds.json.
 RIG_FIX   := target/rig-fixtures
-RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near
+RIG_CHARS := biped:shin_near quadruped:hind_lower_near girl:forearm_near coat:forearm_near skirt:forearm_near fighter:shin_near
 # the biped also carries the fair1 jump (a one-shot clip: the state machine's trigger, issue 25)
 # and the fair1 wave on its arms (a body-part layer over the walk, issue 47: L1)
 RIG_MOTIONS_biped := --motion walk=assets/mocap/cmu-131-01-walk.bvh --motion jump=assets/mocap/fair1-jumping.bvh \
 	--motion wave=assets/mocap/fair1-wave-hello.bvh:once:arms --max-turn wave=150
 RIG_MOTIONS_quadruped := --motion walk=assets/mocap/cmu-131-01-walk.bvh
+# the fighter (issue 42): walk, punch and kick (FIGHTER_MOTIONS, mk/rig.mk), with the draw-order
+# check D1 (tests/browser/draworder.mjs) on the punch (its crossing frames: the far fist over the
+# chest) and on the kick
+RIG_CROSS_fighter := --cross punch:hand_far:chest --cross kick
 
 rig-fixtures: release riv-npm
 	@rm -rf $(RIG_FIX) && mkdir -p $(RIG_FIX)/drawings $(RIG_FIX)/build $(RIG_FIX)/fixtures
 	target/release/examples/rig_drawings $(RIG_FIX)/drawings
 	@set -e; for ck in $(RIG_CHARS); do c=$${ck%%:*}; k=$${ck#*:}; \
 	  echo "re2d rig build $$c"; \
-	  if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; else m="$(RIG_MOTIONS_quadruped)"; fi; \
+	  x=""; if [ $$c = biped ]; then m="$(RIG_MOTIONS_biped)"; elif [ $$c = fighter ]; then m="$(FIGHTER_MOTIONS)"; x="$(RIG_CROSS_fighter)"; \
+	  else m="$(RIG_MOTIONS_quadruped)"; fi; \
 	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json $$m --runtime $(RIVE_JS) --out $(RIG_FIX)/build/$$c; \
 	  $(RIV_BIN) rig build $(RIG_FIX)/drawings/$$c.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
 	    --seam-pad 0 --out $(RIG_FIX)/build/$$c-seam-control 2>/dev/null; \
 	  node $(RIV_NODE_DIR)/rig-fixture.mjs --build $(RIG_FIX)/build/$$c --skeleton $(RIG_FIX)/drawings/$$c.skeleton.json \
 	    --knee $$k --out $(RIG_FIX)/fixtures/rig-$$c --thresholds tests/riv/rig/$$c.thresholds.json \
-	    --seam-control $(RIG_FIX)/build/$$c-seam-control; \
+	    --seam-control $(RIG_FIX)/build/$$c-seam-control $$x; \
 	done
+	node $(RIV_NODE_DIR)/draworder.mjs --shuffle $(RIG_FIX)/fixtures/draworder-shuffle
 
 # The harness: the hand-made fixtures and the rigged characters, release build.
 test-browser: riv-npm rig-fixtures
@@ -110,19 +116,23 @@ riv-fixtures: examples
 	target/release/examples/riv_fixtures
 
 # out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
-# the committed captures (the CMU walk, the fair1 jump and wave as one-shot clips, and the idle
-# pose): character.riv, and the pages `rig build` writes beside it — walk.html, jump.html, wave.html,
+# the committed captures (the normal CMU 07_01 walk, the stylised CMU 131 walk as the `strut`
+# style at speed 2, the fair1 jump and wave as one-shot clips, and the idle pose): character.riv,
+# and the pages `rig build` writes beside it — walk.html, strut.html, jump.html, wave.html,
 # idle.html (open them as files) and machine.html (the state machine: a slider for speed, a button
 # per one-shot trigger), with rive.js —, walk-strip.png and
 # jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
-# report and parts.
+# report and parts. out/fighter/ (issue 42): the neutral-stance fighter with walk, punch and kick:
+# machine.html (speed slider, punch and kick buttons), punch-strip.png and kick-strip.png.
 DEMO_TARGETS += demo-rig
 RIG_DEMO := out/rig
+FIGHTER_DEMO := out/fighter
 
 demo-rig: release riv-npm
-	@rm -rf $(RIG_DEMO) target/demo-rig && mkdir -p target/demo-rig out
+	@rm -rf $(RIG_DEMO) $(FIGHTER_DEMO) target/demo-rig && mkdir -p target/demo-rig out
 	target/release/examples/rig_drawings target/demo-rig >/dev/null
-	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-131-01-walk.bvh \
+	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-07-01-walk.bvh \
+	  --motion strut=assets/mocap/cmu-131-01-walk.bvh \
 	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh \
 	  --runtime $(RIVE_JS) --out $(RIG_DEMO)
 	@set -e; for c in walk jump; do \
@@ -132,4 +142,14 @@ demo-rig: release riv-npm
 	      --output target/demo-rig/$$c-$$i.png; \
 	  done; \
 	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
+	done
+	@# the neutral-stance fighter (issue 42): walk, punch and kick; its machine page has a button per strike
+	$(RIV_BIN) rig build target/demo-rig/fighter.skeleton.json $(FIGHTER_MOTIONS) --runtime $(RIVE_JS) --out $(FIGHTER_DEMO)
+	@set -e; for c in punch kick; do \
+	  d=$$(node -e "const m=require('./$(FIGHTER_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
+	  for i in 0 1 2 3 4 5 6 7; do \
+	    $(RIV_BIN) riv render-ref $(FIGHTER_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*($$i+0.5)/8)") \
+	      --output target/demo-rig/fighter-$$c-$$i.png; \
+	  done; \
+	  target/release/examples/png_strip $(FIGHTER_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/fighter-$$c-$$i.png; done); \
 	done

@@ -163,7 +163,7 @@ pub struct MotionFlags {
     /// 90). Keys beyond it are clamped (a warning counts them). Wider follows the capture further (a
     /// waving arm raised above the shoulder) at the price of poses the drawing was not made for: a
     /// joint bent far opens or folds its blend zone and shows the hidden fill behind it.
-    #[arg(long, value_name = "[NAME=]DEG")]
+    #[arg(long, value_name = "[NAME=]DEG", alias = "max-angle")]
     max_turn: Vec<String>,
 }
 

@@ -67,7 +67,8 @@ pub struct ExportArgs {
     #[arg(long)]
     empty_toc: bool,
     /// Write a deliberately broken file (negative control):
-    /// zflip, tflip, unbind, forest, static, ramp, badversion, toc16, notranslate.
+    /// zflip, tflip, unbind, forest, static, ramp, badversion, toc16, notranslate,
+    /// sm-wrongtarget, sm-unread, nodraworder.
     #[arg(long, value_name = "NAME", value_parser = control)]
     control: Option<Control>,
 }
@@ -272,6 +273,23 @@ fn json_report(path: &Path, r: &Report) -> String {
         "bones": s.bones,
         "meshes": s.meshes.iter().map(|(n, v, t, k)| serde_json::json!({"image": n, "vertices": v, "triangles": t, "skinned": k})).collect::<Vec<_>>(),
         "animations": s.animations.iter().map(|(n, f, d, l, o, k)| serde_json::json!({"name": n, "fps": f, "duration": d, "loop": l, "keyedObjects": o, "keys": k})).collect::<Vec<_>>(),
+        "stateMachines": r.contents.machines.iter().map(|m| serde_json::json!({
+            "name": m.name,
+            "inputs": m.inputs.iter().map(|i| serde_json::json!({"name": i.name, "type": i.kind, "value": i.value})).collect::<Vec<_>>(),
+            "layers": m.layers.iter().map(|l| serde_json::json!({
+                "name": l.name,
+                "states": l.states.iter().map(|st| serde_json::json!({
+                    "type": st.kind, "clip": st.clip, "input": st.input,
+                    "blend": st.blend.iter().map(|(c, v)| serde_json::json!({"clip": c, "value": v})).collect::<Vec<_>>(),
+                    "transitions": st.transitions.iter().map(|t| serde_json::json!({"to": t.to, "exitTime": t.exit, "conditions": t.conditions})).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "drawRules": r.contents.rules.iter().map(|d| serde_json::json!({
+            "image": d.image,
+            "targets": d.targets.iter().map(|(n, p)| serde_json::json!({"image": n, "placement": p})).collect::<Vec<_>>(),
+            "keys": d.keyed.iter().map(|(c, n)| serde_json::json!({"clip": c, "keys": n})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "problems": r.problems,
         "problemCount": r.problem_count,
     });
@@ -311,8 +329,14 @@ fn do_check(a: &CheckArgs) -> Result<String, Fail> {
     Ok(if a.json {
         String::new()
     } else {
+        let listing: String = r
+            .contents
+            .lines()
+            .iter()
+            .map(|l| format!("\n{l}"))
+            .collect();
         format!(
-            "{}: ok (major {}, minor {}, {} ToC keys, {} objects, {} images, {} bones, {} meshes, {} animations)",
+            "{}: ok (major {}, minor {}, {} ToC keys, {} objects, {} images, {} bones, {} meshes, {} animations){listing}",
             a.file.display(),
             s.major,
             s.minor,

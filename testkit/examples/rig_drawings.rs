@@ -1,7 +1,7 @@
 //! Writes the generated rig test drawings (testkit/src/drawings/) into OUT_DIR: for each
 //! character `<name>.png`, `<name>.labels.png` (truth: red = 1 + bone index) and
-//! `<name>.skeleton.json` (rig.md §1). Without `--seed` it writes the reference biped and
-//! quadruped on green, the biped on transparency (`biped-alpha`) and the three layered
+//! `<name>.skeleton.json` (rig.md §1). Without `--seed` it writes the reference biped, the
+//! fighter (issue 42) and the quadruped on green, the biped on transparency (`biped-alpha`) and the three layered
 //! characters (`girl`, `coat`, `skirt`); with `--seed N` the characters varied by N
 //! (`biped-sN`, `quadruped-sN`, `girl-sN`, …).
 //!
@@ -26,6 +26,7 @@ fn main() {
     let specs: Vec<CharacterSpec> = match seed {
         None => vec![
             drawings::biped(),
+            drawings::fighter(),
             drawings::quadruped(),
             drawings::biped().on_alpha(),
             drawings::girl(),
@@ -34,6 +35,7 @@ fn main() {
         ],
         Some(n) => vec![
             drawings::biped().with_seed(n),
+            drawings::fighter().with_seed(n),
             drawings::quadruped().with_seed(n),
             drawings::girl().with_seed(n),
             drawings::coat().with_seed(n),

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
 import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
 import * as M from './metrics.mjs';
+import { drawOrderChecks } from './draworder.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MARGIN = 0.05;
@@ -460,13 +461,31 @@ async function main() {
         const pageNoGl = await openPage(nogl.browser, port, logs.nogl);
         if (!(await page.evaluate(() => window.re2d.webgl()))) throw new Error('no WebGL in the harness browser (software WebGL flags)');
         const runs = [];
+        const drawOrderRows = [];
         for (const fx of fixtures) {
-            const run = await runFixture(a, fx, page, pageNoGl, logs);
-            if (runs.length === 0) {
-                const missing = await page.evaluate((u) => window.re2d.api(u), `/out/${fx}/good.riv`);
-                if (missing.length) throw new Error(`runtime ${versions['@rive-app/canvas-single']} lacks: ${missing.join(', ')}`);
+            const cfg = JSON.parse(fs.readFileSync(path.join(a.dirOf[fx], 'harness.json'), 'utf8'));
+            if (!(cfg.drawOrder && cfg.drawOrder.only)) {
+                const run = await runFixture(a, fx, page, pageNoGl, logs);
+                if (runs.length === 0) {
+                    const missing = await page.evaluate((u) => window.re2d.api(u), `/out/${fx}/good.riv`);
+                    if (missing.length) throw new Error(`runtime ${versions['@rive-app/canvas-single']} lacks: ${missing.join(', ')}`);
+                }
+                runs.push([fx, run]);
             }
-            runs.push([fx, run]);
+            // draw-order keys (issue 42, draworder.mjs): runtime vs reference, and the file without its keys
+            if (cfg.drawOrder) {
+                fs.mkdirSync(path.join(a.out, fx, 'runtime'), { recursive: true });
+                const ctx = {
+                    out: a.out,
+                    exportRiv: (args) => re2d(a.re2d, args),
+                    ref: (args, file) => { re2d(a.re2d, ['riv', 'render-ref', ...args, '--output', file]); return file; },
+                    frames: async (k, clip, times, tag) => savePngs(path.join(a.out, fx, 'runtime'), `${tag}${k}-${clip}`,
+                        await page.evaluate((u, cl, tt) => window.re2d.frames(u, cl, tt), `/out/${fx}/${k}.riv`, clip, times)).map(M.readPng),
+                };
+                const d = await drawOrderChecks(ctx, fx, a.dirOf[fx], cfg);
+                results.fixtures[fx] = { ...(results.fixtures[fx] || {}), drawOrder: d.raw };
+                for (const r of d.rows) drawOrderRows.push({ fixture: fx, ...r });
+            }
         }
         // C0 control: a page that requests external URLs; the interception must catch them.
         const probe = await openPage(gl.browser, port, logs.probe);
@@ -489,9 +508,10 @@ async function main() {
                 t = JSON.parse(fs.readFileSync(tfile, 'utf8')).thresholds;
             }
             const rows = evaluate(fx, run.raw, sc, t, logs, c0);
-            results.fixtures[fx] = { config: run.cfg, thresholds: t, raw: run.raw, times: run.times };
+            results.fixtures[fx] = { ...(results.fixtures[fx] || {}), config: run.cfg, thresholds: t, raw: run.raw, times: run.times };
             results.rows.push(...rows);
         }
+        results.rows.push(...drawOrderRows);
         results.c0 = c0;
     } finally {
         await gl.browser.close();

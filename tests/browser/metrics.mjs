@@ -132,3 +132,33 @@ export function uncovered(img, maskImg) {
     }
     return { uncovered: n, mask: m };
 }
+
+// Colour IoU with one pixel of slack (issue 42): the fraction of pixels in A ∪ B whose colour
+// (over black) is within 32 of B's at the same pixel or one of its 8 neighbours, and B's of A's
+// likewise; the rasterisers' sub-pixel differences along internal edges (outlines, part seams)
+// count as agreement, a part drawn in the wrong order (a whole fist) does not.
+export function colourNear(a, b) {
+    sameSize(a, b);
+    const w = a.w, h = a.h;
+    const near = (x, y, img, c) => {
+        for (let dy = -1; dy <= 1; dy++) {
+            for (let dx = -1; dx <= 1; dx++) {
+                const xx = x + dx, yy = y + dy;
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+                const o = over(img, (yy * w + xx) * 4);
+                if (Math.max(Math.abs(o[0] - c[0]), Math.abs(o[1] - c[1]), Math.abs(o[2] - c[2])) <= 32) return true;
+            }
+        }
+        return false;
+    };
+    let ok = 0, uni = 0;
+    for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+            const i = y * w + x;
+            if (!(mask(a, i) || mask(b, i))) continue;
+            uni++;
+            if (near(x, y, b, over(a, i * 4)) && near(x, y, a, over(b, i * 4))) ok++;
+        }
+    }
+    return uni ? ok / uni : 1;
+}

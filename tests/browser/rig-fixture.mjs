@@ -2,7 +2,11 @@
 // into a fixture of tests/browser/harness.mjs.
 //
 //   node rig-fixture.mjs --build DIR --skeleton SKELETON.json --knee BONE --out FIXTURE_DIR
-//                        [--thresholds FILE] [--scale S (default 0.25)]
+//                        [--thresholds FILE] [--scale S (default 0.25)] [--cross CLIP[:FRONT:BEHIND]]...
+//
+// `--cross` (issue 42) adds the draw-order check of draworder.mjs on CLIP, whose crossing frames
+// are those where FRONT is keyed nearer than BEHIND and overlaps it (the fighter's punch: the far
+// fist over the chest).
 //
 // The fixture is the built model.json (its walk clip as built) plus the probe clips the checks
 // need, all keyed on bones of the build:
@@ -24,11 +28,15 @@ import { PNG } from 'pngjs';
 const MARKER = [255, 0, 255];
 
 function args(argv) {
-    const a = {};
+    const a = { cross: [] };
     for (let i = 0; i < argv.length; i += 2) {
         const k = argv[i].replace(/^--/, '');
-        if (!['build', 'skeleton', 'knee', 'out', 'thresholds', 'scale', 'seam-control'].includes(k) || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
-        a[k] = argv[i + 1];
+        if (!['build', 'skeleton', 'knee', 'out', 'thresholds', 'scale', 'seam-control', 'cross'].includes(k) || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}`);
+        if (k === 'cross') {
+            const [clip, front, behind, ...rest] = argv[i + 1].split(':');
+            if (!clip || !front !== !behind || rest.length) throw new Error(`--cross ${argv[i + 1]}: not CLIP[:FRONT:BEHIND]`);
+            a.cross.push(front ? { clip, front, behind } : { clip });
+        } else a[k] = argv[i + 1];
     }
     for (const k of ['build', 'skeleton', 'knee', 'out']) if (!a[k]) throw new Error(`--${k} is required`);
     a.scale = a.scale === undefined ? 0.25 : Number(a.scale);
@@ -147,6 +155,12 @@ function main() {
         fs.writeFileSync(path.join(cdir, 'model.json'), JSON.stringify(cm) + '\n');
         harness.seams = { controlModel: 'seam-control/model.json', maxShare: 0.0005, rim: Math.ceil(2 * 2 * a.scale) + 1 };
     }
+    // draw-order keys (issue 42): the clips named by --cross, each with its crossing pair
+    for (const c of a.cross) {
+        if (!model.clips[c.clip] || !model.clips[c.clip].draw_order) throw new Error(`--cross: clip ${c.clip} has no draw-order keys`);
+        for (const p of [c.front, c.behind]) if (p && !partOf.has(p)) throw new Error(`--cross: ${p} is not a part`);
+    }
+    if (a.cross.length) harness.drawOrder = { clips: a.cross, samples: 24 };
     fs.writeFileSync(path.join(a.out, 'harness.json'), JSON.stringify(harness, null, 2) + '\n');
     if (a.thresholds && fs.existsSync(a.thresholds)) fs.copyFileSync(a.thresholds, path.join(a.out, 'thresholds.json'));
     console.log(`rig-fixture: ${a.out}: ${model.parts.length} parts, root ${root}, knee ${a.knee} (proximal ${proximal}), ${hiddenPx} hidden-fill texels marked`);

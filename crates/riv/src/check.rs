@@ -8,7 +8,12 @@
 //!
 //! Keyed properties: rotation (15) on any bone, and `RootBone.x`/`y`
 //! (90/91) on a RootBone only (the root translations of issue 19); each at
-//! most once per KeyedObject.
+//! most once per KeyedObject. Draw rules (§11.6, issue 42): a DrawRules on an
+//! Image, its DrawTargets naming other Images (placement 0 or 1), its
+//! drawTargetId "no target" or one of its own DrawTargets, the targets'
+//! dependencies without a cycle; draw-order keys (KeyFrameId under property
+//! 121 of a KeyedObject that points at a DrawRules) name one of that
+//! DrawRules' targets or "no target".
 
 use super::read::{Field, Record, RivFile, known_field, read_with, triangle_indices};
 use re2d::limits::Limits;
@@ -46,6 +51,8 @@ pub struct Report {
     pub problem_count: u64,
     /// Contents.
     pub summary: Summary,
+    /// The state machines and draw rules (issue 42), for the listing.
+    pub contents: super::contents::Contents,
 }
 
 impl Report {
@@ -84,6 +91,11 @@ const BLEND_1D: u64 = 76;
 const BLEND_ANIM_1D: u64 = 75;
 const TRANSITION: u64 = 65;
 const TRIGGER_CONDITION: u64 = 68;
+// draw rules (§11.6)
+const DRAW_RULES: u64 = 49;
+const DRAW_TARGET: u64 = 48;
+const KEY_FRAME_ID: u64 = 50;
+const NO_TARGET: u64 = 4_294_967_295;
 
 fn type_name(t: u64) -> &'static str {
     match t {
@@ -115,6 +127,9 @@ fn type_name(t: u64) -> &'static str {
         BLEND_ANIM_1D => "BlendAnimation1D",
         TRANSITION => "StateTransition",
         TRIGGER_CONDITION => "TransitionTriggerCondition",
+        DRAW_RULES => "DrawRules",
+        DRAW_TARGET => "DrawTarget",
+        KEY_FRAME_ID => "KeyFrameId",
         _ => "unknown type",
     }
 }
@@ -147,6 +162,9 @@ fn allowed(t: u64) -> &'static [u64] {
         BLEND_ANIM_1D => &[165, 166],
         TRANSITION => &[151, 152, 158, 160],
         TRIGGER_CONDITION => &[155],
+        DRAW_RULES => &[5, 121],
+        DRAW_TARGET => &[5, 119, 120],
+        KEY_FRAME_ID => &[67, 68, 122],
         _ => &[],
     }
 }
@@ -154,7 +172,16 @@ fn allowed(t: u64) -> &'static [u64] {
 fn is_component(t: u64) -> bool {
     matches!(
         t,
-        ROOT_BONE | BONE | IMAGE | MESH | VERTEX | SKIN | TENDON | WEIGHT
+        ROOT_BONE
+            | BONE
+            | IMAGE
+            | MESH
+            | VERTEX
+            | SKIN
+            | TENDON
+            | WEIGHT
+            | DRAW_RULES
+            | DRAW_TARGET
     )
 }
 
@@ -214,6 +241,7 @@ pub fn check_bytes(data: &[u8], limits: &Limits) -> Report {
             problems: vec![format!("unreadable: {e}")],
             problem_count: 1,
             summary: Summary::default(),
+            contents: Default::default(),
         },
     }
 }
@@ -401,6 +429,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
             problem_count: p.count(),
             problems: p.finish(),
             summary: s,
+            contents: super::contents::contents(f),
         };
     }
     let ab = &recs[i];
@@ -433,6 +462,8 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
             VERTEX | SKIN => &[MESH],
             TENDON => &[SKIN],
             WEIGHT => &[VERTEX],
+            DRAW_RULES => &[IMAGE],
+            DRAW_TARGET => &[DRAW_RULES],
             _ => &[],
         }
     };
@@ -601,6 +632,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
         }
         s.meshes.push((image, verts_of[idx], tris, skinned));
     }
+    check_draw_rules(&comps, &mut p);
     // Animations.
     let is_bone =
         |id: u64| (id as usize) < n && matches!(comps[id as usize].type_key, BONE | ROOT_BONE);
@@ -611,6 +643,9 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     // properties keyed so far for the current KeyedObject, and whether it is a RootBone
     let mut keyed_props: Vec<u64> = Vec::new();
     let mut keyed_root = false;
+    // the DrawRules the current KeyedObject points at, and whether its property is 121
+    let mut keyed_rules: Option<usize> = None;
+    let mut id_property = false;
     let mut machines_at = None;
     for (k, r) in recs[j..].iter().enumerate() {
         let at = r.offset;
@@ -643,12 +678,16 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                 have_property = false;
                 keyed_props.clear();
                 keyed_root = false;
+                keyed_rules = None;
                 match r.uint(51) {
                     Some(id) if is_bone(id) => {
                         keyed_root = comps[id as usize].type_key == ROOT_BONE;
                     }
+                    Some(id) if (id as usize) < n && comps[id as usize].type_key == DRAW_RULES => {
+                        keyed_rules = Some(id as usize);
+                    }
                     other => p.push(format!(
-                        "KeyedObject at byte {at}: objectId {other:?} is not a bone"
+                        "KeyedObject at byte {at}: objectId {other:?} is not a bone or a DrawRules"
                     )),
                 }
             }
@@ -658,7 +697,15 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                 }
                 have_property = true;
                 last_frame = None;
+                id_property = r.uint(53) == Some(121);
                 match r.uint(53) {
+                    Some(121) if keyed_rules.is_some() => {}
+                    Some(121) => p.push(format!(
+                        "KeyedProperty at byte {at}: propertyKey 121 (drawTargetId) keys an object that is not a DrawRules (the runtime drops it)"
+                    )),
+                    Some(_) if keyed_rules.is_some() => p.push(format!(
+                        "KeyedProperty at byte {at}: a DrawRules can only be keyed on 121 (drawTargetId)"
+                    )),
                     Some(15) => {}
                     Some(90 | 91) if keyed_root => {}
                     Some(k @ (90 | 91)) => p.push(format!(
@@ -677,6 +724,45 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                     keyed_props.push(k);
                 }
             }
+            KEY_FRAME_ID => {
+                if !have_property || !id_property {
+                    p.push(format!(
+                        "KeyFrameId at byte {at} is not under a KeyedProperty 121"
+                    ));
+                    continue;
+                }
+                if let Some((_, a)) = anim {
+                    s.animations[a].5 += 1;
+                }
+                let frame = r.uint(67).unwrap_or(0);
+                if last_frame.is_some_and(|l| frame <= l) {
+                    p.push(format!(
+                        "KeyFrameId at byte {at}: frame {frame} does not increase"
+                    ));
+                }
+                if let Some((dur, _)) = anim
+                    && frame > dur
+                {
+                    p.push(format!(
+                        "KeyFrameId at byte {at}: frame {frame} is beyond the duration {dur}"
+                    ));
+                }
+                last_frame = Some(frame);
+                let value = r.uint(122).unwrap_or(NO_TARGET);
+                let own = keyed_rules.is_some_and(|k| {
+                    (value as usize) < n
+                        && comps[value as usize].type_key == DRAW_TARGET
+                        && comps[value as usize].uint(5) == Some(k as u64)
+                });
+                if value != NO_TARGET && !own {
+                    p.push(format!(
+                        "KeyFrameId at byte {at}: value {value} is not a DrawTarget of the keyed DrawRules (no order change)"
+                    ));
+                }
+            }
+            KEY_FRAME if id_property => p.push(format!(
+                "KeyFrameDouble at byte {at} under a KeyedProperty 121 (an id property takes KeyFrameId)"
+            )),
             KEY_FRAME => {
                 if !have_property {
                     p.push(format!(
@@ -726,6 +812,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
         problem_count: p.count(),
         problems: p.finish(),
         summary: s,
+        contents: super::contents::contents(f),
     }
 }
 
@@ -893,6 +980,104 @@ fn check_machines(recs: &[Record], clips: u64, p: &mut Problems) -> u64 {
         finish_layer(&states, &targets, entry_transitions, p);
     }
     machines
+}
+
+/// Draw rules (§11.6): a DrawRules' drawTargetId is "no target" or one of its own
+/// DrawTargets; a DrawTarget names an Image other than its rules' own, with placement 0 or
+/// 1; an Image carries at most one DrawRules; and the targets' dependencies (a target on an
+/// Image waits for that Image's rules' targets) have no cycle, which the runtime cannot sort.
+fn check_draw_rules(comps: &[&Record], p: &mut Problems) {
+    let n = comps.len();
+    let image_of = |k: usize| comps[k].uint(5).map(|x| x as usize).filter(|&x| x < n);
+    // per Image index: its DrawRules
+    let mut rules_of = vec![usize::MAX; n];
+    for (k, r) in comps.iter().enumerate() {
+        if r.type_key != DRAW_RULES {
+            continue;
+        }
+        let Some(im) = image_of(k) else { continue };
+        if rules_of[im] != usize::MAX {
+            p.push(format!("Image #{im} has more than one DrawRules"));
+        }
+        rules_of[im] = k;
+        match r.uint(121) {
+            None | Some(NO_TARGET) => {}
+            Some(t)
+                if (t as usize) < n
+                    && comps[t as usize].type_key == DRAW_TARGET
+                    && comps[t as usize].uint(5) == Some(k as u64) => {}
+            Some(t) => p.push(format!(
+                "DrawRules #{k}: drawTargetId {t} is not one of its DrawTargets"
+            )),
+        }
+    }
+    for (k, r) in comps.iter().enumerate() {
+        if r.type_key != DRAW_TARGET {
+            continue;
+        }
+        let own = image_of(k).and_then(image_of);
+        match r.uint(119) {
+            Some(d) if (d as usize) < n && comps[d as usize].type_key == IMAGE => {
+                if Some(d as usize) == own {
+                    p.push(format!("DrawTarget #{k} names its own rules' Image"));
+                }
+            }
+            other => p.push(format!(
+                "DrawTarget #{k}: drawableId {other:?} is not an Image (the governed Image would not be drawn)"
+            )),
+        }
+        if r.uint(120).is_none_or(|v| v > 1) {
+            p.push(format!(
+                "DrawTarget #{k}: placementValue {:?} is not 0 (before) or 1 (after)",
+                r.uint(120)
+            ));
+        }
+    }
+    // cycle: follow, from every rules' Image, the Images its targets name (depth-first,
+    // colours: 0 new, 1 on the path, 2 done)
+    let mut targets_of: std::collections::HashMap<usize, Vec<usize>> =
+        std::collections::HashMap::new();
+    for t in comps.iter().filter(|t| t.type_key == DRAW_TARGET) {
+        if let (Some(rk), Some(d)) = (t.uint(5), t.uint(119))
+            && (d as usize) < n
+        {
+            targets_of.entry(rk as usize).or_default().push(d as usize);
+        }
+    }
+    let next = |im: usize| -> Vec<usize> {
+        match rules_of[im] {
+            usize::MAX => Vec::new(),
+            rk => targets_of.get(&rk).cloned().unwrap_or_default(),
+        }
+    };
+    let mut colour = vec![0u8; n];
+    for start in 0..n {
+        if rules_of[start] == usize::MAX || colour[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(start, next(start))];
+        colour[start] = 1;
+        while let Some((node, rest)) = stack.last_mut() {
+            match rest.pop() {
+                Some(d) if colour[d] == 1 => {
+                    p.push(format!(
+                        "draw rules: the targets of Image #{node} lead back to Image #{d} (a cycle the runtime cannot sort)"
+                    ));
+                    colour[d] = 2;
+                }
+                Some(d) if colour[d] == 0 => {
+                    colour[d] = 1;
+                    let nx = next(d);
+                    stack.push((d, nx));
+                }
+                Some(_) => {}
+                None => {
+                    colour[*node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
 }
 
 /// Lists of record indices per owner, built in two linear passes.

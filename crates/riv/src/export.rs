@@ -42,11 +42,14 @@ pub enum Control {
     /// Every layer's clip also keys every bone the other clips key, held at
     /// rest: the layer keyed on all bones (issue 47, `layers.rs`).
     LayerAll,
+    /// Every draw-order key dropped (the DrawRules and DrawTargets stay, with no target):
+    /// the parts keep the default order throughout (issue 42).
+    NoDrawOrder,
 }
 
 impl Control {
     /// Every control, in §9 order.
-    pub const ALL: [Control; 12] = [
+    pub const ALL: [Control; 13] = [
         Control::Zflip,
         Control::Tflip,
         Control::Unbind,
@@ -59,6 +62,7 @@ impl Control {
         Control::SmWrongTarget,
         Control::SmUnread,
         Control::LayerAll,
+        Control::NoDrawOrder,
     ];
 
     /// The CLI name.
@@ -76,6 +80,7 @@ impl Control {
             Control::SmWrongTarget => "sm-wrongtarget",
             Control::SmUnread => "sm-unread",
             Control::LayerAll => "layer-all",
+            Control::NoDrawOrder => "nodraworder",
         }
     }
 
@@ -135,14 +140,7 @@ pub struct Export {
 /// Parts in draw order, nearest first (§6): depth ascending, declaration
 /// index descending.
 pub fn draw_order(model: &Model) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..model.parts.len()).collect();
-    idx.sort_by(|&a, &b| {
-        model.parts[a]
-            .depth
-            .total_cmp(&model.parts[b].depth)
-            .then(b.cmp(&a))
-    });
-    idx
+    super::draworder::default_order(model)
 }
 
 /// Quantised key frames of a track at `fps` (§8.6): `round_half_even(t·fps)`.
@@ -434,9 +432,11 @@ pub fn objects(
         comp += 1;
     }
     let nb = model.bones.len();
+    let mut image_of = vec![0u64; model.parts.len()];
     for (di, &pi) in order.iter().enumerate() {
         let part = &model.parts[pi];
         let image = comp;
+        image_of[pi] = image;
         out.push(
             RivObject::new(ty::IMAGE)
                 .with(prop::NAME, Value::Str(part.name.clone()))
@@ -510,8 +510,15 @@ pub fn objects(
         }
         comp = skin + 1 + nb as u64 + part.verts.len() as u64;
     }
+    // Draw rules (§11.6, issue 42): after the last part's subtree; none for the reversed
+    // stream of the zflip control (the rules realise orders over the default stream).
+    let plan = match control {
+        Some(Control::Zflip) => None,
+        _ => super::draworder::Plan::new(model)?,
+    };
+    let placed = plan.as_ref().map(|p| p.records(&image_of, comp, &mut out));
     // Clips.
-    for clip in &model.clips {
+    for (ci, clip) in model.clips.iter().enumerate() {
         if o.clip.as_ref().is_some_and(|c| c != &clip.name) {
             continue;
         }
@@ -603,6 +610,12 @@ pub fn objects(
                     );
                 }
             }
+        }
+        // every clip keys every DrawRules (a machine leaving a clip must not keep its order)
+        if let (Some(plan), Some(placed)) = (&plan, &placed)
+            && control != Some(Control::NoDrawOrder)
+        {
+            plan.clip_records(ci, clip, placed, o.fps, dur, &mut out)?;
         }
     }
     if let Some(m) = machine {

@@ -62,6 +62,12 @@ pub mod ty {
     pub const STATE_TRANSITION: u64 = 65;
     /// TransitionTriggerCondition.
     pub const TRIGGER_CONDITION: u64 = 68;
+    /// DrawRules: re-orders its parent Image (§11.6).
+    pub const DRAW_RULES: u64 = 49;
+    /// DrawTarget: one place a DrawRules can put its Image.
+    pub const DRAW_TARGET: u64 = 48;
+    /// KeyFrameId: an id-valued key that holds (draw-order keys).
+    pub const KEY_FRAME_ID: u64 = 50;
 }
 
 /// Property keys (§4.2).
@@ -166,6 +172,14 @@ pub mod prop {
     pub const BLEND_INPUT_ID: u64 = 167;
     /// LayerState.flags (uint).
     pub const LAYER_STATE_FLAGS: u64 = 536;
+    /// DrawTarget.drawableId (uint, artboard index).
+    pub const DRAWABLE_ID: u64 = 119;
+    /// DrawTarget.placementValue (uint: 0 before, 1 after).
+    pub const PLACEMENT_VALUE: u64 = 120;
+    /// DrawRules.drawTargetId (uint, artboard index; keyed by draw-order keys).
+    pub const DRAW_TARGET_ID: u64 = 121;
+    /// KeyFrameId.value (uint).
+    pub const KEY_FRAME_ID_VALUE: u64 = 122;
 }
 
 /// A field type of §1 (the ToC id is [`FieldType::toc_id`]).
@@ -222,7 +236,11 @@ pub fn field_type(key: u64) -> Option<FieldType> {
         | EXIT_TIME
         | BLEND_ANIMATION_ID
         | BLEND_INPUT_ID
-        | LAYER_STATE_FLAGS => Uint,
+        | LAYER_STATE_FLAGS
+        | DRAWABLE_ID
+        | PLACEMENT_VALUE
+        | DRAW_TARGET_ID
+        | KEY_FRAME_ID_VALUE => Uint,
         WIDTH | HEIGHT | ROTATION | VERTEX_X | VERTEX_Y | VALUE | BONE_LENGTH | ROOT_X | ROOT_Y
         | TENDON_XX | TENDON_YX | TENDON_XY | TENDON_YY | TENDON_TX | TENDON_TY | ASSET_HEIGHT
         | ASSET_WIDTH | U | V | SM_NUMBER_VALUE | BLEND_VALUE => Double,

@@ -5,11 +5,13 @@
 //! | `model.rs` | §7 input model (JSON + PNG textures) → validated [`Model`]; rest pose; §8.1 frame; clip `translations` of root bones (issue 19) | §7, §8.1 |
 //! | `error.rs` | `E_*` validation codes and exit codes | §8.7 |
 //! | `export.rs` | model → object list (bones, assets, parts, 8-bit weights, clips with rotation keys and keyed RootBone x/y), draw order, `--control` variants | §5, §6, §8, §9 |
+//! | `draworder.rs` | a clip's `draw_order` keys (issue 42): validation, the order at a time, the DrawRules / DrawTargets and id keys that realise each key, a transcription of the runtime's sort that checks them | §11.6 |
 //! | `machine.rs` | the model's `state_machine` (a 1-D blend over cyclic clips by a Number input, a Trigger per one-shot clip) and its records | §11 |
 //! | `layers.rs` | motions by body part: state-machine layers over the locomotion layer, their records, the `layer-all` control | §11.4, issue 47 |
 //! | `keys.rs` | type/property keys and the writer's field types | §1, §4 |
 //! | `write.rs` | varuint, field values, object records, header and ToC (4 keys per u32 word) | §1–§3 |
 //! | `read.rs` | independent structural reader (own varuint, own key table) | §10.1 |
+//! | `contents.rs` | the state machines and draw rules a file holds, for `riv check`'s listing (issue 42) | §11 |
 //! | `check.rs` | structural check of a decoded file (`re2d riv check`) | §10.1 |
 //! | `roundtrip.rs` | decoded records == the writer's object list | §10.1 |
 //! | `reference.rs` | reference renderer of the input model (`re2d riv render-ref`), root translations included; poses mixing clips as layers, a view (window and scale), the posed silhouette | §10.2, §11.4 |
@@ -30,6 +32,8 @@
 )]
 
 pub mod check;
+pub mod contents;
+pub mod draworder;
 pub mod error;
 pub mod export;
 pub mod frames;

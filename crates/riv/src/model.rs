@@ -9,6 +9,9 @@
 //! (strictly increasing, in `[0, duration]`), only root bones may have one
 //! (`E_CLIP` otherwise), interpolation as the clip's. The exporter writes
 //! them as keyed `RootBone.x`/`y` (properties 90/91).
+//!
+//! Extension (issue 42): a clip may have `"draw_order": [[t, ["part", …]], …]`, the parts
+//! nearest first from `t` on (every part once; times as `tracks`); see `draworder.rs`.
 
 use std::path::Path;
 
@@ -110,6 +113,9 @@ pub struct Clip {
     pub tracks: Vec<Track>,
     /// Root translations in canonical bone order.
     pub translations: Vec<Translation>,
+    /// Draw-order keys (issue 42, `draworder.rs`): the parts nearest first per key; empty =
+    /// the default order throughout.
+    pub draw_order: Vec<super::draworder::OrderKey>,
 }
 
 /// A validated model.
@@ -339,7 +345,8 @@ impl Model {
         let mut warnings = Vec::new();
         let bones = parse_bones(root.get("skeleton"), &mut warnings)?;
         let (parts, textures) = parse_parts(root, &bones, textures, limits, &mut warnings)?;
-        let clips = parse_clips(root.get("clips"), &bones)?;
+        let part_names: Vec<String> = parts.iter().map(|p| p.name.clone()).collect();
+        let clips = parse_clips(root.get("clips"), &bones, &part_names)?;
         let machine = super::machine::parse(root.get("state_machine"), &clips)?;
         Ok(Model {
             name,
@@ -827,7 +834,7 @@ fn parse_parts(
     Ok((parts, textures))
 }
 
-fn parse_clips(v: Option<&Json>, bones: &[Bone]) -> Result<Vec<Clip>, RivError> {
+fn parse_clips(v: Option<&Json>, bones: &[Bone], parts: &[String]) -> Result<Vec<Clip>, RivError> {
     let map = match v {
         None | Some(Json::Null) => return Ok(Vec::new()),
         Some(Json::Object(m)) => m,
@@ -905,6 +912,7 @@ fn parse_clips(v: Option<&Json>, bones: &[Bone]) -> Result<Vec<Clip>, RivError> 
         }
         tracks.sort_by_key(|t| t.bone);
         let translations = parse_translations(c.get("translations"), &at, duration, bones)?;
+        let draw_order = super::draworder::parse(c.get("draw_order"), &at, duration, parts)?;
         clips.push(Clip {
             name: name.clone(),
             duration,
@@ -912,6 +920,7 @@ fn parse_clips(v: Option<&Json>, bones: &[Bone]) -> Result<Vec<Clip>, RivError> 
             step,
             tracks,
             translations,
+            draw_order,
         });
     }
     clips.sort_by(|a, b| a.name.cmp(&b.name));

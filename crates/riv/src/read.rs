@@ -124,6 +124,8 @@ pub fn known_field(key: u64) -> Option<Kind> {
         5 | 51 | 53 | 56 | 57 | 59 | 67 | 68 | 95 | 102 | 103 | 204 | 206 => Some(Kind::Uint),
         // state machines (§11.2)
         149 | 151 | 152 | 155 | 158 | 160 | 165 | 167 | 236 | 536 => Some(Kind::Uint),
+        // draw rules and draw-order keys (§11.6)
+        119..=122 => Some(Kind::Uint),
         140 | 166 => Some(Kind::Float),
         // doubles (binary32)
         7 | 8 | 15 | 24 | 25 | 70 | 89 | 90 | 91 | 207 | 208 | 215 | 216 => Some(Kind::Float),

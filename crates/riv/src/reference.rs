@@ -6,7 +6,8 @@
 //! translations sampled at the export fps, keys at their quantised times,
 //! loop/one-shot time handling of the runtime) →
 //! [`deform`] (linear blend skinning of §7 with the §8.1 offset) →
-//! [`render`] (parts far to near, bilinear texture sampling, "over"
+//! [`render`] (parts far to near in the clip's draw-order key at that time
+//! (issue 42) or the default order, bilinear texture sampling, "over"
 //! compositing, pixel centres with the top-left fill rule, no
 //! anti-aliasing, transparent canvas of the artboard size).
 //!
@@ -554,7 +555,17 @@ pub fn render_scene(model: &Model, sc: &Scene, limits: &Limits) -> Result<Render
         last: vec![0; w * h],
         part: 0,
     });
-    let mut order = super::export::draw_order(model);
+    // the draw-order key at that time of the last layer whose clip has keys (issue 42), else
+    // the default order
+    let mut keyed = None;
+    for (n, t) in &sc.layers {
+        let c = find_clip(model, n)?;
+        if !c.draw_order.is_empty() {
+            keyed = Some((c, *t));
+        }
+    }
+    let time = keyed.map_or(0.0, |(c, t)| clip_time(c, t, sc.fps));
+    let mut order = super::draworder::order_at(model, keyed.map(|(c, _)| c), time, sc.fps);
     order.reverse(); // far to near
     for pi in order {
         if only.is_some_and(|o| o != pi) {

@@ -10,6 +10,7 @@
 //! | `vary.rs` | seeded variation of proportions, pose angles and palette (seed 0 = the reference) |
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
+//! | `fighter.rs` | the neutral-stance fighter (issue 42): a boxer in a three-quarter stance, guard up, far limbs partly behind the body (17 bones) |
 //! | `layered.rs` | layered characters (garment over hidden thighs, hat/hair, mittens, shoes, a stick, bulging limbs; some facing left), declared as a user would |
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
@@ -36,6 +37,7 @@
 //! part covering it).
 
 mod biped;
+mod fighter;
 mod files;
 mod layered;
 mod paint;
@@ -62,6 +64,8 @@ pub enum Kind {
     Quadruped,
     /// A layered character (issue 24): painted in layers, declared as a user would.
     Layered(Variant),
+    /// The neutral-stance fighter (issue 42): three-quarter, guard up, facing right.
+    Fighter,
 }
 
 /// What the character is painted on.
@@ -147,6 +151,11 @@ pub fn quadruped() -> CharacterSpec {
     CharacterSpec::preset("quadruped", Kind::Quadruped)
 }
 
+/// The neutral-stance fighter ("fighter", 1696×2528 on green).
+pub fn fighter() -> CharacterSpec {
+    CharacterSpec::preset("fighter", Kind::Fighter)
+}
+
 /// The layered girl ("girl", 1696×2528, facing left, on blue).
 pub fn girl() -> CharacterSpec {
     let mut s = CharacterSpec::preset("girl", Kind::Layered(Variant::Girl));
@@ -229,6 +238,11 @@ fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
             let fit = pose::Fit::to_canvas(&quadruped::parts(&p, &pose::Fit::IDENTITY), w, h);
             quadruped::parts(&p, &fit)
         }
+        Kind::Fighter => {
+            let p = fighter::params(&mut v);
+            let fit = pose::Fit::to_canvas(&fighter::parts(&p, &pose::Fit::IDENTITY), w, h);
+            fighter::parts(&p, &fit)
+        }
         Kind::Layered(lv) => {
             let fit =
                 pose::Fit::to_canvas(&layered::parts(lv, spec.seed, &pose::Fit::IDENTITY), w, h);
@@ -243,6 +257,59 @@ fn parts(spec: &CharacterSpec) -> Vec<part::Part> {
             parts
         }
     }
+}
+
+/// One part painted alone (issue 42: the truth of the hidden layers): what the painter would
+/// have painted of it where nearer parts cover it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Bone name.
+    pub name: String,
+    /// Top-left pixel of the crop in the drawing.
+    pub origin: [usize; 2],
+    /// Crop width.
+    pub width: usize,
+    /// Crop height.
+    pub height: usize,
+    /// RGBA8, straight alpha (the part's coverage), the crop of the drawing's canvas.
+    pub rgba: Vec<u8>,
+}
+
+/// Every part of `spec`'s character painted alone, declaration order (the hidden layers).
+pub fn hidden_layers(spec: &CharacterSpec) -> Result<Vec<Layer>, RigError> {
+    Limits::current()
+        .check_image(spec.width, spec.height, 4)
+        .map_err(|e| RigError::new("E_RIG_LIMIT", e.to_string()))?;
+    let all = parts(spec);
+    let (w, h) = (spec.width as usize, spec.height as usize);
+    let mut out = Vec::with_capacity(all.len());
+    for p in &all {
+        let painting = render::paint(
+            std::slice::from_ref(p),
+            w,
+            h,
+            Background::Alpha,
+            spec.antialias,
+        );
+        let b = p.bounds();
+        let x0 = (b[0].floor().max(0.0) as usize).min(w);
+        let y0 = (b[1].floor().max(0.0) as usize).min(h);
+        let x1 = ((b[2].ceil() + 2.0).max(0.0) as usize).min(w);
+        let y1 = ((b[3].ceil() + 2.0).max(0.0) as usize).min(h);
+        let (cw, ch) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+        let mut rgba = Vec::with_capacity(cw * ch * 4);
+        for y in y0..y1 {
+            rgba.extend_from_slice(&painting.rgba[(y * w + x0) * 4..(y * w + x1) * 4]);
+        }
+        out.push(Layer {
+            name: p.name.to_string(),
+            origin: [x0, y0],
+            width: cw,
+            height: ch,
+            rgba,
+        });
+    }
+    Ok(out)
 }
 
 /// Paints `spec`'s character. The canvas is checked against the process-wide PNG limits
@@ -277,6 +344,7 @@ pub fn generate(spec: &CharacterSpec) -> Result<Drawing, RigError> {
         &background,
         &parts,
         facing(spec.kind),
+        spec.kind == Kind::Quadruped,
     );
     Ok(Drawing {
         name: spec.name.clone(),

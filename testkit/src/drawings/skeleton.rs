@@ -17,7 +17,15 @@ fn text(s: &str) -> String {
 
 /// The declaration JSON of `parts` painted into `image` over `background`
 /// (`"#rrggbb"` or `"alpha"`).
-pub fn declaration(image: &str, background: &str, parts: &[Part], facing: &str) -> String {
+/// A quadruped (`declared_order`) keeps its declared draw order: its legs are driven by a
+/// human capture's limbs, whose depths are a human's (issue 42).
+pub fn declaration(
+    image: &str,
+    background: &str,
+    parts: &[Part],
+    facing: &str,
+    declared_order: bool,
+) -> String {
     let mut out = String::new();
     out.push_str("{\n  \"version\": 1,\n");
     out.push_str(&format!("  \"image\": {},\n", text(image)));
@@ -48,6 +56,9 @@ pub fn declaration(image: &str, background: &str, parts: &[Part], facing: &str) 
     }
     out.push_str("  ],\n");
     out.push_str(&format!("  \"facing\": {}", text(facing)));
+    if declared_order {
+        out.push_str(",\n  \"draw_order\": \"declared\"");
+    }
     let mapped: Vec<String> = parts
         .iter()
         .filter_map(|p| p.joint.map(|j| format!("{}: {}", text(p.name), text(j))))

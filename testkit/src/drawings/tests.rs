@@ -605,7 +605,9 @@ fn cached_reference(spec: &CharacterSpec) -> &'static Drawing {
     match spec.kind {
         Kind::Biped => biped_key(),
         Kind::Quadruped => quadruped_key(),
-        Kind::Layered(_) => unreachable!("the seed tests use the biped and the quadruped"),
+        Kind::Layered(_) | Kind::Fighter => {
+            unreachable!("the seed tests use the biped and the quadruped")
+        }
     }
 }
 

@@ -23,6 +23,7 @@
 //! | `report.rs` | `report.json`: every number with its control and threshold, the gates |
 //! | `sheet.rs` | the contact sheet's panels and walk frames |
 //! | `strips.rs` | `--strips`: one strip of eight frames per clip |
+//! | `measure.rs` | per clip: the hidden fill it uncovers per part, its joints' area change (issue 42) |
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -44,6 +45,7 @@ use re2d::limits::{Limits, ReadError, read_file};
 use re2d::png_io::RgbaImage;
 use re2d_riv::{self as riv};
 
+pub mod measure;
 mod model;
 mod report;
 mod sheet;
@@ -735,7 +737,33 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         Vec::new(),
         limits,
     )?;
-    let seen = crate::skin::reveal::seen(&input.sk, &s.sl.parts, &m.meshes, &first, opts.fps);
+    let mut seen: Vec<Vec<bool>> =
+        s.sl.parts
+            .iter()
+            .map(|p| vec![false; p.width * p.height])
+            .collect();
+    let mut measures: Vec<measure::ClipMeasure> = Vec::with_capacity(first.clips.len());
+    crate::skin::reveal::seen_per_clip(
+        &input.sk,
+        &s.sl.parts,
+        &m.meshes,
+        &first,
+        opts.fps,
+        |ci, clip_seen| {
+            for (a, c) in seen.iter_mut().zip(clip_seen) {
+                for (x, &y) in a.iter_mut().zip(c) {
+                    *x |= y;
+                }
+            }
+            if let Some(ci) = ci {
+                measures.push(measure::ClipMeasure {
+                    name: first.clips[ci].name.clone(),
+                    uncovered: measure::uncovered(&s.sl.parts, clip_seen),
+                    volume: Vec::new(),
+                });
+            }
+        },
+    );
     drop(first);
     let (trimmed, reveal_counts) = crate::skin::reveal::trim(&s.sl.parts, &seen, opts.seam_pad);
     drop(seen);
@@ -857,14 +885,29 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         None => Vec::new(),
     };
     drop(read);
+    for c in &mut measures {
+        c.volume = measure::volume(&input.sk, &model, &c.name, opts.fps);
+    }
     t.lap("model + riv", &mut clock);
     let frames = walk_frames(input, &m, &model, primary.as_deref(), opts.fps, (tw, th))?;
     if opts.strips {
         files.extend(strips::strips(&model, opts.fps, limits)?);
         t.lap("strips", &mut clock);
     }
+    // the first two other clips whose draw order changes (issue 42)
+    let ordered_clips: Vec<String> = model
+        .clips
+        .iter()
+        .filter(|c| !c.draw_order.is_empty() && Some(c.name.as_str()) != primary.as_deref())
+        .take(2)
+        .map(|c| c.name.clone())
+        .collect();
+    let ordered = ordered_clips
+        .iter()
+        .map(|c| walk_frames(input, &m, &model, Some(c), opts.fps, (tw, th)))
+        .collect::<Result<Vec<_>, _>>()?;
     drop(model);
-    let sheet = assemble(&still, &frames, tw, th)?;
+    let sheet = assemble(&still, &frames, &ordered, tw, th)?;
     t.lap("sheet", &mut clock);
     let (report, failed) = report::report(
         input,
@@ -876,6 +919,8 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         &t,
         &control,
     );
+    let mut report = report;
+    report["measures"] = measure::json(&input.sk, &measures);
     files.push(("model.json".into(), mbytes));
     files.push(("character.riv".into(), exported.bytes));
     files.extend(pages);

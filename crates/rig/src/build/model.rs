@@ -132,8 +132,51 @@ pub fn model_json(
     if !clips.is_empty() {
         root["clips"] = clips_json(sk, tree, clips);
         root["state_machine"] = machine_json(clips);
+        // draw order from the capture (issue 42): only on clips where it leaves the declaration's
+        let has_part: Vec<bool> = (0..sk.bones.len())
+            .map(|k| !m.meshes[k].verts.is_empty() && m.pages.placed[k].is_some())
+            .collect();
+        for (clip, walk) in clips.iter().filter(|_| sk.order_from_capture) {
+            if let Some(d) = draw_order_json(sk, &has_part, walk) {
+                root["clips"][*clip]["draw_order"] = d;
+            }
+        }
     }
     root
+}
+
+/// A clip's `draw_order` keys (rive-export.md §11.6 in the model, issue 42): per key of the
+/// walk the drawn bones nearest first ([`motion::depth::orders`]), a key only where the
+/// order changes; `None` when every key is the declaration's order.
+pub fn draw_order_json(sk: &Skeleton, has_part: &[bool], walk: &motion::Walk) -> Option<Value> {
+    let bones: Vec<motion::depth::OrderBone> = sk
+        .bones
+        .iter()
+        .zip(has_part)
+        .map(|(b, &part)| motion::depth::OrderBone {
+            parent: b.parent,
+            depth: b.depth,
+            part,
+        })
+        .collect();
+    let orders = motion::depth::orders(&bones, &walk.depths, walk.times.len());
+    let declared = motion::depth::orders(&bones, &motion::depth::Depths::default(), 1)
+        .pop()
+        .unwrap_or_default();
+    if orders.iter().all(|o| *o == declared) {
+        return None;
+    }
+    let mut keys = Vec::new();
+    let mut last: Option<&Vec<usize>> = None;
+    for (t, o) in walk.times.iter().zip(&orders) {
+        if last == Some(o) {
+            continue;
+        }
+        last = Some(o);
+        let names: Vec<&str> = o.iter().map(|&b| sk.bones[b].name.as_str()).collect();
+        keys.push(json!([t, names]));
+    }
+    Some(Value::Array(keys))
 }
 
 /// The `state_machine` of the model (rive-export.md §11, `riv/machine.rs`):
@@ -297,7 +340,17 @@ pub fn model(
             format!("texture {id}"),
         ))
     };
-    let mut model = Model::from_json(&head, &mut none, limits).map_err(internal)?;
+    // the draw-order keys name parts, which are added below: validated once they are
+    let mut bare = head.clone();
+    if let Some(Value::Object(cs)) = bare.get_mut("clips") {
+        for c in cs.values_mut() {
+            if let Value::Object(c) = c {
+                c.remove("draw_order");
+            }
+        }
+    }
+    let mut model = Model::from_json(&bare, &mut none, limits).map_err(internal)?;
+    drop(bare);
     let mut text = serde_json::to_string(&head).unwrap_or_default();
     text.pop(); // the closing brace
     text.push_str(",\"parts\":[");
@@ -396,5 +449,15 @@ pub fn model(
         text.push('}');
     }
     text.push_str("]}\n");
+    let names: Vec<String> = model.parts.iter().map(|p| p.name.clone()).collect();
+    for c in &mut model.clips {
+        let keys = head
+            .get("clips")
+            .and_then(|cs| cs.get(&c.name))
+            .and_then(|x| x.get("draw_order"));
+        c.draw_order =
+            riv::draworder::parse(keys, &format!("clips.{}", c.name), c.duration, &names)
+                .map_err(internal)?;
+    }
     Ok((model, text.into_bytes()))
 }

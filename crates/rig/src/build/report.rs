@@ -26,6 +26,9 @@ pub fn motion_json(sk: &Skeleton, w: &Retargeted) -> Value {
         "family": r.family,
         "mismatch_deg": {"rms": r.mismatch.0, "max": r.mismatch.1},
         "seam_keys": r.seam_keys, "seam_fraction_max": motion::SEAM_FRACTION,
+        "stance_mismatch_deg": {"start": r.stance_mismatch.0, "end": r.stance_mismatch.1},
+        "paths_px": r.paths.iter().map(|(b, f)| json!({"bone": sk.bones[*b].name, "rms": f.rms, "max": f.max,
+            "offset": f.offset})).collect::<Vec<_>>(),
         "joints": sk.bones.iter().zip(&r.joints).map(|(b, j)| json!([b.name, j])).collect::<Vec<_>>(),
         "rules": sk.bones.iter().zip(&r.rules).map(|(b, x)| json!([b.name, match x {
             motion::Rule::Drawn => "drawn".to_string(),

@@ -1,5 +1,7 @@
 //! The contact sheet (`sheet.png`): drawing, ownership map, reassembly, its difference, hidden
-//! fill, meshes; the walk frames.
+//! fill, meshes; the walk frames; and eight frames of each of the first two other clips
+//! whose draw order changes (issue 42), each framed in orange where its order is not the
+//! declaration's.
 
 use crate::RigError;
 use crate::cut::verify::Verification;
@@ -232,13 +234,16 @@ pub(super) fn walk_frames(
             let moved = riv::reference::moved_at(model, Some(clip), time, fps).map_err(err)?;
             let pose = model.world_moved(&local, &moved, 0.0, 0.0);
             let mut canvas = Canvas::new([0, 0, tw as i64, th as i64]);
-            for k in input.sk.far_to_near() {
-                let Some(pk) = model
-                    .parts
+            // far to near in the clip's order at that time (its draw-order keys, issue 42)
+            let keyed = riv::draworder::order_at(model, Some(c), time, fps);
+            for pk in keyed.into_iter().rev() {
+                let Some(k) = input
+                    .sk
+                    .bones
                     .iter()
-                    .position(|p| p.name == input.sk.bones[k].name)
+                    .position(|b| b.name == model.parts[pk].name)
                 else {
-                    continue; // a partless bone
+                    continue;
                 };
                 let pts: Vec<[f64; 2]> = riv::reference::deform(model, pk, &pose, &rest, &frame)
                     .into_iter()
@@ -269,27 +274,55 @@ pub(super) fn walk_frames(
                 }
                 p[3] = 255;
             }
+            if riv::draworder::order_at(model, Some(c), time, fps)
+                != riv::draworder::default_order(model)
+            {
+                border(&mut px, tw, th, [255, 150, 20, 255]);
+            }
             frames.push(px);
         }
     }
     Ok(frames)
 }
 
-/// The sheet: panels on the first row, walk frames on the second.
+/// A 6-pixel frame of colour `c` around a `w × h` image.
+fn border(px: &mut [u8], w: usize, h: usize, c: [u8; 4]) {
+    for y in 0..h {
+        for x in 0..w {
+            if x < 6 || y < 6 || x + 6 >= w || y + 6 >= h {
+                px[(y * w + x) * 4..][..4].copy_from_slice(&c);
+            }
+        }
+    }
+}
+
+/// The sheet: panels on the first row, walk frames on the second, then a row of frames per
+/// clip whose draw order changes (`ordered`).
 pub(super) fn assemble(
     panels: &[Vec<u8>],
     frames: &[Vec<u8>],
+    ordered: &[Vec<Vec<u8>>],
     tw: usize,
     th: usize,
 ) -> Result<Vec<u8>, RigError> {
     let cols = SHEET_FRAMES.max(panels.len());
-    let rows = if frames.is_empty() { 1 } else { 2 };
+    let mut lists: Vec<&[Vec<u8>]> = vec![panels];
+    if !frames.is_empty() {
+        lists.push(frames);
+    }
+    lists.extend(
+        ordered
+            .iter()
+            .filter(|o| !o.is_empty())
+            .map(|o| o.as_slice()),
+    );
+    let rows = lists.len();
     let (sw, sh) = (cols * tw, rows * th);
     let mut out = vec![0u8; sw * sh * 4];
     for px in out.chunks_exact_mut(4) {
         px.copy_from_slice(&[20, 20, 20, 255]);
     }
-    for (row, list) in [(0, panels), (1, frames)] {
+    for (row, list) in lists.into_iter().enumerate() {
         for (i, p) in list.iter().enumerate() {
             for y in 0..th {
                 let dst = ((row * th + y) * sw + i * tw) * 4;

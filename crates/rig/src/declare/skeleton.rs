@@ -123,6 +123,11 @@ pub struct Skeleton {
     /// `motion_bones`: per motion name, the body part it drives (issue 47;
     /// `--motion NAME=FILE:…:SET` overrides it).
     pub motion_bones: Vec<(String, BodySet)>,
+    /// `"draw_order"`: `"capture"` (default: the clips' draw order follows the
+    /// capture's depth, issue 42) or `"declared"` (the depths of the declaration
+    /// throughout: a character whose limbs are not the capture's, such as a
+    /// quadruped walked by a human capture).
+    pub order_from_capture: bool,
 }
 
 /// The bones a motion drives (issue 47): a named set or a list of bones.
@@ -316,6 +321,17 @@ impl Skeleton {
                 ));
             }
         };
+        let order_from_capture = match root.get("draw_order") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) if s == "capture" => true,
+            Some(Value::String(s)) if s == "declared" => false,
+            Some(v) => {
+                return Err(bad(
+                    "E_RIG_JSON",
+                    format!("draw_order {v} is not \"capture\" or \"declared\""),
+                ));
+            }
+        };
         let Some(Value::Array(list)) = root.get("bones") else {
             return Err(bad("E_RIG_JSON", "bones must be an array"));
         };
@@ -392,6 +408,7 @@ impl Skeleton {
             facing_front,
             mocap_given,
             motion_bones,
+            order_from_capture,
         })
     }
 

@@ -12,7 +12,9 @@
 //! | `targets.rs` | 5. each bone's target world angle per key from its rule | §6 |
 //! | `pose.rs` | sagittal projection, unwrapping, the seam blend, angles relative to the declared parent and the drawn pose, clamping | §6 |
 //! | `layer.rs` | motions by body part: the named sets (`arms`, `legs`, `upper`, `lower`) or a list of bones, the clip restricted to them | issue 47 |
-//! | `mod.rs` | [`retarget_with_report`]: the steps in order — drive (1), up (2), span (3), keys (4), targets (5), seam (6), root bob (7), deltas (8), fit (9) | §6 |
+//! | `paths.rs` | 9b. each hand's and foot's joint path in the clip against the capture's, drawing pixels (issue 42) | issue 42 |
+//! | `depth.rs` | 10. the depth the projection drops (each bone's nearness along the viewing axis), and the draw order per key from it (issue 42) | §6, issue 42 |
+//! | `mod.rs` | [`retarget_with_report`]: the steps in order — drive (1), up (2), span (3), keys (4), targets (5), seam or stance ease (6), root bob (7), deltas (8), fit (9), depths (10) | §6 |
 //!
 //! [`retarget`] takes a parsed capture ([`crate::motion::bvh::Bvh`]) and the
 //! declared bones as [`MotionBone`]s and returns a [`Walk`]: one clip as
@@ -81,6 +83,13 @@
 //!   first keys are raised by up to `d/2`, the last lowered by up to
 //!   `d/2`, smoothstep weights), and the last key is set to the first
 //!   exactly. Outside the blend the clip is the capture.
+//! - **Stance ease** (one-shot, issue 42): the clip starts and ends in the drawn
+//!   pose (the stance a state machine cuts to it from and back to): over
+//!   [`EASE_SECONDS`] at each end (at most [`EASE_FRACTION`] of the clip) each
+//!   target blends from the drawn world angle into the capture's (smoothstep
+//!   weights), and the root bob from 0; `seam_keys` reports those keys and the
+//!   fit leaves them out; `stance_mismatch` gives how far the excerpt's first
+//!   and last poses were from the drawn one (RMS degrees over the mapped bones).
 //! - **Root bob**: the root's height minus its mean over the cycle (cyclic)
 //!   or minus its first key (one-shot), times drawing leg length / capture
 //!   leg length, y down. Forward travel is dropped: the motion is in place.
@@ -96,10 +105,12 @@ pub const MAX_ROOT_DY: f64 = 16_777_216.0;
 
 pub mod axes;
 pub mod bvh;
+pub mod depth;
 mod drive;
 pub mod gait;
 pub mod layer;
 pub mod mapping;
+pub mod paths;
 pub mod pose;
 mod span;
 mod targets;
@@ -124,6 +135,10 @@ pub const SEAM_FRACTION: f64 = 0.12;
 pub const NEAR_FRACTION: f64 = 0.08;
 /// … and at most this many capture frames (the search is quadratic in it).
 pub const NEAR_MAX_FRAMES: f64 = 16.0;
+/// A one-shot blends into the drawn stance over this long at each end …
+pub const EASE_SECONDS: f64 = 0.15;
+/// … and at most this fraction of the clip at each end.
+pub const EASE_FRACTION: f64 = 0.15;
 
 /// A declared bone as motion sees it: drawing pixels, y down, declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -260,6 +275,8 @@ pub struct Walk {
     /// The bones the clip keys when it drives only a body part
     /// ([`layer::restrict`]; `None`: every bone it moves).
     pub keyed: Option<Vec<bool>>,
+    /// The depths the projection drops, per bone and key (step 10, issue 42).
+    pub depths: depth::Depths,
 }
 
 /// How closely one bone's clip follows the capture (degrees; keys clamped
@@ -324,8 +341,13 @@ pub struct CycleReport {
     /// The cut's pose mismatch over the mapped and leg segments: RMS and
     /// max, degrees (0 for a one-shot).
     pub mismatch: (f64, f64),
-    /// Keys of the seam blend at each end (0 for a one-shot).
+    /// Keys of the seam blend at each end (cyclic), or of the blend into the
+    /// drawn stance at each end (one-shot).
     pub seam_keys: usize,
+    /// One-shot: how far the excerpt's first and last poses are from the drawn
+    /// pose, RMS degrees over the mapped bones (before the stance ease); 0 for
+    /// a cyclic clip.
+    pub stance_mismatch: (f64, f64),
     /// Drawing pixels per capture unit of the root bob (0: no bob).
     pub scale: f64,
     /// Per bone: keys whose delta was clamped.
@@ -338,6 +360,8 @@ pub struct CycleReport {
     pub reversed: Vec<bool>,
     /// Per bone: clip vs capture.
     pub fit: Vec<BoneFit>,
+    /// Hands' and feet's joint paths against the capture's: (bone, fit), drawing pixels.
+    pub paths: Vec<(usize, paths::PathFit)>,
 }
 
 /// A walk and its report.
@@ -382,10 +406,21 @@ pub fn retarget_with_report(
     // 5. Targets per bone (world angles per key), before the seam.
     let drawn = targets::drawn_angles(bones);
     let target = targets::targets(bvh, bones, &order, &drive, &keys, &drawn, span.looped);
-    // 6. The seam (cyclic): a local blend of the end-minus-start mismatch.
-    let seam = close_seam(&target, &mut keys, span.looped);
+    // 6. The seam (cyclic): a local blend of the end-minus-start mismatch; a one-shot
+    //    blends into the drawn stance at both ends instead.
+    let mut seam = close_seam(&target, &mut keys, span.looped);
+    let stance_mismatch = if span.looped {
+        (0.0, 0.0)
+    } else {
+        ease_into_stance(&mut seam, &drawn, keys.kk, opts.fps)
+    };
     // 7. The root bob.
-    let bob = root_bob(bvh, opts, bones, &drive, &span, &keys, &mut warnings)?;
+    let mut bob = root_bob(bvh, opts, bones, &drive, &span, &keys, &mut warnings)?;
+    if !span.looped {
+        for (k, d) in bob.root_dy.iter_mut().enumerate() {
+            *d *= depth::ease_weight(k, keys.kk + 1, seam.keys);
+        }
+    }
     // 8. Deltas relative to the declared parent and the drawn pose.
     let kk = keys.kk;
     let world_of: Vec<Option<&Vec<f64>>> = seam.blended.iter().map(|t| t.as_ref()).collect();
@@ -399,6 +434,38 @@ pub fn retarget_with_report(
     warn_clamped(bones, &clamped, kk + 1, opts.max_angle, &mut warnings);
     // 9. The fit: clip world angle vs the rule's target from the capture.
     let fit = fit(&target, &angles, &actual, opts.max_angle, seam.keys, kk);
+    // 9b. The hands' and feet's joint paths against the capture's.
+    let paths = joint_paths(
+        bvh, bones, &order, &drawn, &drive, &keys, &actual, bob.scale, seam.keys,
+    );
+    // 10. The depths the projection dropped.
+    let depths = depth::Depths {
+        near: drive
+            .segs
+            .iter()
+            .scan(0usize, |mi, s| {
+                Some(s.as_ref().map(|_| {
+                    *mi += 1;
+                    keys.near[*mi - 1].clone()
+                }))
+            })
+            .collect(),
+        end: drive.rules.iter().map(|r| matches!(r, Rule::End)).collect(),
+        trunk: (0..bones.len())
+            .map(|b| {
+                matches!(drive.rules[b], Rule::Trunk(..))
+                    || drive.segs[b].as_ref().is_some_and(|s| {
+                        matches!(
+                            drive::bone_role(&bones[b], Some(bvh.joints[s.joint()].name.as_str())),
+                            Some(mapping::Role::Neck) | Some(mapping::Role::Head)
+                        )
+                    })
+            })
+            .collect(),
+        band: depth::BAND * cap.leg_len,
+        ease: if span.looped { 0 } else { seam.keys },
+        looped: span.looped,
+    };
     let report = CycleReport {
         window: span.window,
         start: span.cut.start,
@@ -416,12 +483,14 @@ pub fn retarget_with_report(
         root_closure: -seam.root_raw * bob.scale,
         mismatch: span.mismatch,
         seam_keys: seam.keys,
+        stance_mismatch,
         scale: bob.scale,
         clamped,
         max_angle: opts.max_angle,
         reversed: drive.reversed,
         rules: drive.rules,
         fit,
+        paths,
     };
     Ok(Retargeted {
         walk: Walk {
@@ -432,6 +501,7 @@ pub fn retarget_with_report(
             looped: span.looped,
             warnings,
             keyed: None,
+            depths,
         },
         report,
     })
@@ -468,6 +538,12 @@ struct Keys {
     start_h: Vec<Vec<f64>>,
     /// Per key: the root's height.
     height: Vec<f64>,
+    /// Per mapped segment, per key: its midpoint's nearness along the viewing axis
+    /// (capture units, larger is nearer; step 10).
+    near: Vec<Vec<f64>>,
+    /// Per mapped segment, per key: its start relative to the root on the drawing's plane
+    /// (capture units, y down; step 9b).
+    start2d: Vec<Vec<[f64; 2]>>,
 }
 
 /// Step 4: `K = round(seconds × fps)` keys plus the closing one, each sampling the capture at
@@ -520,7 +596,16 @@ fn sample_keys(
     let mut theta: Vec<Vec<f64>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
     let mut start_h: Vec<Vec<f64>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
     let mut height: Vec<f64> = Vec::with_capacity(kk + 1);
+    let mut near: Vec<Vec<f64>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
+    let mut start2d: Vec<Vec<[f64; 2]>> = vec![Vec::with_capacity(kk + 1); mapped.len()];
+    let side = if facing { 1.0 } else { -1.0 };
     let (mut buf, mut sbuf) = (Vec::new(), Vec::new());
+    // the viewing axis: across forward, towards the near hip at the first key
+    let hips = (drive.leg_segs.len() >= 4).then(|| {
+        sampler.sample(cut.start, &drive.leg_segs, &mut buf, &mut sbuf);
+        pose::sub(sbuf[0], sbuf[2])
+    });
+    let axis = depth::viewing_axis(forward, hips);
     for k in 0..=kk {
         let t = cut.start + (cut.end - cut.start) * k as f64 / kk as f64;
         let root = sampler.sample(t, mapped, &mut buf, &mut sbuf);
@@ -531,6 +616,17 @@ fn sample_keys(
                 pose::sagittal(*v, forward, facing)
             });
             start_h[i].push(sbuf[i][1]);
+            let mid = pose::sub(
+                [
+                    sbuf[i][0] + 0.5 * v[0],
+                    sbuf[i][1] + 0.5 * v[1],
+                    sbuf[i][2] + 0.5 * v[2],
+                ],
+                root,
+            );
+            near[i].push(mid[0] * axis[0] + mid[2] * axis[2]);
+            let rel = pose::sub(sbuf[i], root);
+            start2d[i].push([side * (rel[0] * forward[0] + rel[2] * forward[2]), -rel[1]]);
         }
         height.push(root[1]);
     }
@@ -544,7 +640,40 @@ fn sample_keys(
         theta,
         start_h,
         height,
+        near,
+        start2d,
     })
+}
+
+/// Step 6 of a one-shot: the first and last [`EASE_SECONDS`] (at most [`EASE_FRACTION`] of
+/// the clip) of every target blend from the drawn world angle into the capture's
+/// (smoothstep), so the clip starts and ends in the drawn stance; sets `seam.keys` to the
+/// blend's keys and returns the excerpt's first and last pose mismatch to the drawn pose
+/// (RMS degrees over the mapped bones).
+fn ease_into_stance(seam: &mut Seam, drawn: &[f64], kk: usize, fps: f64) -> (f64, f64) {
+    let ease = ((EASE_SECONDS * fps).round() as usize)
+        .min((EASE_FRACTION * kk as f64).floor() as usize)
+        .max(1);
+    let (mut s0, mut s1, mut n) = (0.0, 0.0, 0usize);
+    for (b, t) in seam.blended.iter_mut().enumerate() {
+        let Some(t) = t else { continue };
+        let d0 = pose::wrap(t[0] - drawn[b]).to_degrees();
+        let d1 = pose::wrap(t[kk] - drawn[b]).to_degrees();
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        n += 1;
+        for (k, x) in t.iter_mut().enumerate() {
+            let w = depth::ease_weight(k, kk + 1, ease);
+            if w < 1.0 {
+                *x = drawn[b] + w * pose::wrap(*x - drawn[b]);
+            }
+        }
+    }
+    seam.keys = ease;
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    ((s0 / n as f64).sqrt(), (s1 / n as f64).sqrt())
 }
 
 /// The seam of a cyclic clip, closed.
@@ -667,6 +796,45 @@ fn warn_clamped(
             ));
         }
     }
+}
+
+/// Step 9b: per hand and foot bone, its start point's path in the clip (forward kinematics of
+/// the drawn skeleton at the clip's world angles) against its driving joint's in the capture,
+/// drawing pixels (`scale` per capture unit), outside `blend` keys at each end.
+#[allow(clippy::too_many_arguments)]
+fn joint_paths(
+    bvh: &Bvh,
+    bones: &[MotionBone],
+    order: &[usize],
+    drawn: &[f64],
+    drive: &Drive,
+    keys: &Keys,
+    actual: &[Vec<f64>],
+    scale: f64,
+    blend: usize,
+) -> Vec<(usize, paths::PathFit)> {
+    if scale <= 0.0 {
+        return Vec::new();
+    }
+    let clip = paths::starts(bones, order, drawn, actual);
+    let mut mi = 0;
+    let mut out = Vec::new();
+    for (b, s) in drive.segs.iter().enumerate() {
+        let Some(s) = s else { continue };
+        let i = mi;
+        mi += 1;
+        let role = drive::bone_role(&bones[b], Some(bvh.joints[s.joint()].name.as_str()));
+        if !matches!(role, Some(mapping::Role::Hand) | Some(mapping::Role::Foot)) {
+            continue;
+        }
+        let cap: Vec<[f64; 2]> = keys.start2d[i]
+            .iter()
+            .map(|p| [p[0] * scale, p[1] * scale])
+            .collect();
+        let to = keys.kk.saturating_sub(blend);
+        out.push((b, paths::fit(&clip[b], &cap, blend.min(to), to)));
+    }
+    out
 }
 
 /// Step 9: per bone, the clip's world angle against the rule's target (degrees), outside the

@@ -12,6 +12,11 @@
 //! pose or lies within [`MARGIN`] crop pixels of one that is (the margin
 //! covers the poses between the samples, the texels the half-scale render
 //! skips, and the page's half-scale filtering).
+//!
+//! Each pose draws the parts in the order its clip shows at that time (the
+//! clip's draw-order keys, issue 42, else the declaration's). [`seen_per_clip`]
+//! hands each clip's own seen texels to a callback (the report's uncovered
+//! areas per clip, the fill judge's colour errors).
 
 use crate::cut::slice::PartImage;
 use crate::declare::skeleton::Skeleton;
@@ -43,11 +48,42 @@ pub fn seen(
     model: &Model,
     fps: u32,
 ) -> Vec<Vec<bool>> {
+    let mut all: Vec<Vec<bool>> = parts
+        .iter()
+        .map(|p| vec![false; p.width * p.height])
+        .collect();
+    seen_per_clip(sk, parts, meshes, model, fps, |_, seen| {
+        for (a, s) in all.iter_mut().zip(seen) {
+            for (x, &y) in a.iter_mut().zip(s) {
+                *x |= y;
+            }
+        }
+    });
+    all
+}
+
+/// [`seen`] clip by clip: `each(clip index, seen texels per declared bone)` for every clip
+/// of `model`, then `each(None, …)` for every body-part layer's clip over each looping clip
+/// of the blend (the bitmaps are reused between calls).
+pub fn seen_per_clip(
+    sk: &Skeleton,
+    parts: &[PartImage],
+    meshes: &[PartMesh],
+    model: &Model,
+    fps: u32,
+    mut each: impl FnMut(Option<usize>, &[Vec<bool>]),
+) {
     let mut seen: Vec<Vec<bool>> = parts
         .iter()
         .map(|p| vec![false; p.width * p.height])
         .collect();
-    let order: Vec<(usize, usize)> = sk
+    // declared bone of each model part
+    let bone_of: Vec<Option<usize>> = model
+        .parts
+        .iter()
+        .map(|p| sk.bones.iter().position(|b| b.name == p.name))
+        .collect();
+    let declared: Vec<(usize, usize)> = sk
         .far_to_near()
         .into_iter()
         .filter_map(|k| {
@@ -71,13 +107,31 @@ pub fn seen(
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
     for stack in stacks(model) {
+        for s in &mut seen {
+            s.fill(false);
+        }
         let duration = stack
             .iter()
             .filter_map(|c| model.clip(c).map(|c| c.duration))
             .fold(0.0, f64::max);
+        // the clip whose draw-order keys decide the order: the stack's last one that has them
+        let keyed = stack
+            .iter()
+            .rev()
+            .filter_map(|c| model.clip(c))
+            .find(|c| !c.draw_order.is_empty());
         let mut last: Option<(Vec<f64>, Vec<[f64; 2]>)> = None;
         for i in 0..SAMPLES {
             let time = duration * i as f64 / SAMPLES as f64;
+            // far to near in the clip's order at that time
+            let order: Vec<(usize, usize)> = match keyed {
+                None => declared.clone(),
+                Some(clip) => re2d_riv::draworder::order_at(model, Some(clip), time, fps)
+                    .into_iter()
+                    .rev()
+                    .filter_map(|pk| bone_of[pk].map(|k| (k, pk)))
+                    .collect(),
+            };
             let layers: Vec<(String, f64)> = stack.iter().map(|c| (c.clone(), time)).collect();
             let Ok((local, moved)) = reference::pose_layers(model, &layers, fps) else {
                 continue;
@@ -142,8 +196,13 @@ pub fn seen(
                 });
             }
         }
+        // a clip alone: its index; a layer over a blend's clip: None
+        let clip = match stack.as_slice() {
+            [one] => model.clips.iter().position(|c| c.name == *one),
+            _ => None,
+        };
+        each(clip, &seen);
     }
-    seen
 }
 
 /// The poses measured: every clip alone, and every layer's clip (a motion
