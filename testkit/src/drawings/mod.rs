@@ -10,6 +10,7 @@
 //! | `vary.rs` | seeded variation of proportions, pose angles and palette (seed 0 = the reference) |
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
+//! | `random/` | random layered characters (issue 40): the judge of the slicing rules, also written as `.ora` and `.psd` |
 //! | `layered.rs` | layered characters (garment over hidden thighs, hat/hair, mittens, shoes, a stick, bulging limbs; some facing left), declared as a user would |
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
@@ -41,6 +42,7 @@ mod paint;
 mod part;
 mod pose;
 mod quadruped;
+pub mod random;
 mod render;
 mod skeleton;
 mod vary;
