@@ -91,6 +91,13 @@ pub struct Limits {
     /// bones of segments × pixels of the tube's bounding box (every pixel of
     /// the box is tested against every segment), checked before slicing.
     pub rig_max_tube_work: u64,
+    /// Most layers a layered drawing (`.ora`, `.psd`) may have, groups and
+    /// hidden layers included (checked as the file's layer list is read).
+    pub rig_max_layers: u32,
+    /// Most layer pixels a layered drawing may hold: the sum over its
+    /// visible layers of their rectangles' pixels (each decoded as RGBA8),
+    /// checked from the headers before any layer is inflated or decoded.
+    pub rig_max_layer_pixels: u64,
     /// Most motion-capture work of a BVH: frames × joints (forward
     /// kinematics of every joint on every frame), checked when the
     /// `Frames:` line is read.
@@ -200,6 +207,8 @@ impl Limits {
         rig_max_bones: 64,
         rig_max_pixels: 24 << 20,
         rig_max_tube_work: 1 << 28,
+        rig_max_layers: 1024,
+        rig_max_layer_pixels: 64 << 20,
         bvh_max_work: 1 << 27,
     };
 
@@ -336,6 +345,16 @@ impl Limits {
             "most BVH work: frames x joints (forward kinematics of every joint on every frame)",
             "128M",
         ),
+        (
+            "rig-max-layers",
+            "most layers in a layered drawing (.ora, .psd), groups and hidden layers included",
+            "1024",
+        ),
+        (
+            "rig-max-layer-pixels",
+            "most layer pixels of a layered drawing: sum of its visible layers' rectangles (4 bytes each)",
+            "64M",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -367,6 +386,8 @@ impl Limits {
         ("rig-max-pixels", 1 << 28),
         ("rig-max-tube-work", 1 << 40),
         ("bvh-max-work", 1 << 40),
+        ("rig-max-layers", 1 << 20),
+        ("rig-max-layer-pixels", 1 << 30),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -421,6 +442,8 @@ impl Limits {
             "rig-max-pixels" => self.rig_max_pixels = big(),
             "rig-max-tube-work" => self.rig_max_tube_work = big(),
             "bvh-max-work" => self.bvh_max_work = big(),
+            "rig-max-layers" => self.rig_max_layers = small(),
+            "rig-max-layer-pixels" => self.rig_max_layer_pixels = big(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

@@ -155,6 +155,8 @@ pub struct Input {
     pub image_path: PathBuf,
     /// The model name (the declaration's file stem).
     pub name: String,
+    /// A layered drawing's layers and the bone of each (`None` for a PNG).
+    pub layers: Option<(crate::declare::layers::Layered, Vec<Option<usize>>)>,
 }
 
 fn io_err(path: &Path, e: impl std::fmt::Display) -> RigError {
@@ -162,13 +164,17 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> RigError {
 }
 
 /// Reads and validates the declaration and its drawing (the PNG's size is
-/// checked against the limits before its pixels are decoded).
+/// checked against the limits before its pixels are decoded). A layered
+/// drawing (`.ora`, `.psd`, told by its first bytes) is read into layers whose
+/// canvas is checked first; the drawing is their flattening, the bones
+/// without a declared depth take their layers' order
+/// ([`crate::cut::layers`]).
 pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
     let text = read_file(path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
         ReadError::Io(e) => io_err(path, e),
         ReadError::TooLarge(e) => RigError::new("E_RIG_LIMIT", format!("{}: {e}", path.display())),
     })?;
-    let sk = Skeleton::parse(&text, limits)?;
+    let mut sk = Skeleton::parse(&text, limits)?;
     let image_path = path.parent().unwrap_or(Path::new("")).join(&sk.image);
     let bytes =
         read_file(&image_path, limits.file_max_bytes, "file-max-bytes").map_err(|e| match e {
@@ -177,24 +183,59 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
                 RigError::new("E_RIG_LIMIT", format!("{}: {e}", image_path.display()))
             }
         })?;
+    let name = path
+        .file_stem()
+        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
+    if crate::declare::layers::is_layered(&bytes).is_some() {
+        let what = image_path.display().to_string();
+        let layered = crate::declare::layers::read(&bytes, &what, limits, &|w, h| {
+            sk.check_image(w, h, limits)
+        })?;
+        drop(bytes);
+        let bone_of = crate::cut::layers::bone_of(&sk, &layered)
+            .map_err(|e| RigError::new(e.code, format!("{what}: {}", e.message)))?;
+        crate::cut::layers::depths_from_layers(&mut sk, &layered, &bone_of);
+        let image = RgbaImage {
+            data: layered.flatten(),
+            width: layered.width,
+            height: layered.height,
+        };
+        return Ok(Input {
+            sk,
+            image,
+            image_path,
+            name,
+            layers: Some((layered, bone_of)),
+        });
+    }
+    if !sk.layers.is_empty() {
+        return Err(RigError::new(
+            "E_RIG_LAYER",
+            format!(
+                "the declaration maps layers, but {} is not a layered file (.ora, .psd)",
+                image_path.display()
+            ),
+        ));
+    }
     let Some((w, h)) = riv::model::png_header_size(&bytes) else {
         return Err(RigError::new(
             "E_RIG_IMAGE",
-            format!("{}: not a PNG", image_path.display()),
+            format!(
+                "{}: not a PNG, OpenRaster or Photoshop file",
+                image_path.display()
+            ),
         ));
     };
     sk.check_image(w, h, limits)?;
     let image = re2d::png_io::decode_rgba_limited(std::io::Cursor::new(&bytes), limits)
         .map_err(|e| RigError::new("E_RIG_IMAGE", format!("{}: {e}", image_path.display())))?;
-    let name = path
-        .file_stem()
-        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
-    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
     Ok(Input {
         sk,
         image,
         image_path,
         name,
+        layers: None,
     })
 }
 
@@ -241,7 +282,10 @@ pub fn slice_stage(input: &Input, rule: Rule, t: &mut Timings) -> Result<Sliced,
     let mut clock = Instant::now();
     let sil = silhouette(&input.image, input.sk.background)?;
     t.lap("silhouette", &mut clock);
-    let sl = slice_with(&input.sk, &sil, rule)?;
+    let sl = match &input.layers {
+        Some((l, bone_of)) => crate::cut::layers::slice_layered(&input.sk, &sil, l, bone_of, rule)?,
+        None => slice_with(&input.sk, &sil, rule)?,
+    };
     t.lap("slice", &mut clock);
     let tree = tree::build(&input.sk);
     let map = PivotMap::new(&input.sk, &tree, &sl);
@@ -1067,7 +1111,7 @@ fn report(
                 if p.has_part() {
                     json!({"name": p.name, "png": png_name(&p.name), "area_px": p.area,
                        "visible_px": p.visible_px, "tube_px": p.tube_px,
-                       "hidden_px": p.hidden_px, "hidden_pct": p.hidden_fraction() * 100.0})
+                       "hidden_px": p.hidden_px, "filled_px": p.filled_px, "hidden_pct": p.hidden_fraction() * 100.0})
                 } else {
                     json!({"name": p.name, "part": false, "tube_px": p.tube_px,
                            "declared_partless": !sk.bones[p.bone].part})
@@ -1112,6 +1156,7 @@ fn report(
         "bones": sk.bones.len(),
         "connectors": s.tree.connectors(),
         "slicing": {"rule": s.sl.rule.name(), "parts": parts, "hidden_total_pct": s.sl.hidden_total() * 100.0,
+                    "filled_px": s.sl.parts.iter().map(|p| p.filled_px).sum::<u64>(),
                     "warnings": s.sl.warnings, "confidence": conf},
         "reassembly": verify_json(v),
         "weights": mj["weights"],
@@ -1333,6 +1378,7 @@ fn walk_frames(
             pivot: [0.0, 0.0],
             area: 0,
             hidden_px: 0,
+            filled_px: 0,
             tube_px: 0,
             visible_px: 0,
         })
