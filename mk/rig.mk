@@ -14,7 +14,8 @@ RIG_BENCH_DIR := target/bench-rig
 # in release (the rig crate's and testkit's drawings among them; a few seconds). `--workspace` (the default
 # members) keeps the feature set of the release build, so no crate is compiled twice for this target.
 test-rig:
-	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib --test rig_stages --test rig_cli
+	$(CARGO) test --release --workspace --exclude re2d-layout-test --lib --test rig_stages --test rig_cli \
+	  --test layered_files --test rig_layers_cli
 
 # The whole `rig build` (motion, silhouette, slicing and its confidence control, reassembly proof,
 # tables, meshes, model, .riv, sheet) for the 1696x2528, 20-bone quadruped, the 17-bone biped and

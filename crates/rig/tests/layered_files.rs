@@ -83,3 +83,74 @@ fn random_characters_as_ora_and_psd_are_their_layers_exactly() {
         }
     }
 }
+
+fn samples() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/rig/layered"
+    ))
+}
+
+/// The truth of the samples (tools/make_layered_samples.py, numpy).
+fn sample_truth() -> Vec<u8> {
+    let png = std::fs::read(samples().join("figure.labels.png")).unwrap();
+    let img =
+        re2d::png_io::decode_rgba_limited(std::io::Cursor::new(&png), &Limits::DEFAULT).unwrap();
+    img.data.chunks_exact(4).map(|p| p[0]).collect()
+}
+
+/// Files written by pyora and psd-tools: a group named after a bone, a layer mapped by the
+/// declaration, a hidden layer (named "torso" in the .psd: not a duplicate), an opacity.
+#[test]
+fn files_written_by_other_programs_are_their_layers_exactly() {
+    let truth = sample_truth();
+    for f in ["figure.ora.json", "figure.psd.json"] {
+        let input = load(&samples().join(f), &Limits::DEFAULT).expect(f);
+        let (l, bone_of) = input.layers.as_ref().unwrap();
+        // the hidden sketch is left out; the sleeve and cuff join the arm through their group
+        assert_eq!(l.layers.len(), 6, "{f}");
+        let arm = input.sk.index("arm").unwrap();
+        let head = input.sk.index("head").unwrap();
+        for (x, b) in l.layers.iter().zip(bone_of) {
+            match x.name.as_str() {
+                "sleeve" | "cuff" => assert_eq!(*b, Some(arm), "{f}"),
+                "bow" => assert_eq!(*b, Some(head), "{f}"),
+                n => assert_eq!(*b, input.sk.index(n), "{f} {n}"),
+            }
+        }
+        // no declared depth: the layer order (top = 1)
+        assert!(
+            input.sk.bones[head].depth < input.sk.bones[arm].depth,
+            "{f}"
+        );
+        let s = slice_stage(&input, Rule::Paint, &mut Timings::default()).expect(f);
+        assert_eq!(s.sl.rule, Rule::Layers);
+        let labels = s.sl.labels(&s.sil);
+        let wrong = labels.iter().zip(&truth).filter(|(a, b)| a != b).count();
+        assert_eq!(wrong, 0, "{f}: {wrong} pixels differ from the truth");
+        assert!(s.sl.parts.iter().all(|p| p.filled_px == 0 && p.has_part()));
+        // the torso's part holds its paint under the arm and the head
+        let torso = &s.sl.parts[input.sk.index("torso").unwrap()];
+        assert!(torso.hidden_px > 100, "{f}: {}", torso.hidden_px);
+    }
+    // a layer of no bone: the slicing rule gives its pixels to a bone; the rest is exact
+    let input = load(&samples().join("figure-extra.ora.json"), &Limits::DEFAULT).unwrap();
+    let s = slice_stage(&input, Rule::Paint, &mut Timings::default()).unwrap();
+    assert_eq!(s.sl.rule, Rule::Paint);
+    let (l, bone_of) = input.layers.as_ref().unwrap();
+    let sparkle = l.layers.iter().position(|x| x.name == "sparkle").unwrap();
+    assert_eq!(bone_of[sparkle], None);
+    let top = l.top_layer();
+    let labels = s.sl.labels(&s.sil);
+    let (mut other, mut sparkled) = (0, 0);
+    for i in 0..labels.len() {
+        if top[i] as usize == sparkle + 1 {
+            sparkled += 1;
+            assert!(labels[i] > 0);
+        } else if labels[i] != truth[i] {
+            other += 1;
+        }
+    }
+    assert!(sparkled > 50);
+    assert_eq!(other, 0);
+}

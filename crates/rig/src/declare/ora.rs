@@ -3,7 +3,7 @@
 //!
 //! - `stack.xml`: the root `<image w h>` holds one `<stack>`; a `<stack>` holds `<layer>`s
 //!   and nested `<stack>`s (groups), the first child on top. A layer's `src` names its PNG
-//!   in the zip, `x`/`y` place it (default 0), `opacity` (0–1, default 1) multiplies into
+//!   in the zip (with or without a leading `/`: pyora writes both), `x`/`y` place it (default 0), `opacity` (0–1, default 1) multiplies into
 //!   its alpha, `visibility="hidden"` leaves it out; a group's opacity and visibility apply
 //!   to everything in it, its `name` is the layers' group name. At most 64 groups deep.
 //! - Every size is checked before anything is inflated: the entry's uncompressed size from
@@ -26,12 +26,26 @@ fn bad(msg: impl Into<String>) -> RigError {
 
 type Zip<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
 
+/// Entry `name` of the zip, also when the zip stores it with a leading `/` (pyora does).
+fn open<'z, 'a>(
+    z: &'z mut Zip<'a>,
+    name: &str,
+) -> Result<zip::read::ZipFile<'z, Cursor<&'a [u8]>>, RigError> {
+    let i = z
+        .index_for_name(name)
+        .or_else(|| z.index_for_name(&format!("/{name}")))
+        .ok_or_else(|| bad(format!("the OpenRaster zip has no '{name}'")))?;
+    z.by_index(i).map_err(|e| {
+        bad(format!(
+            "the OpenRaster zip's '{name}' is not readable: {e}"
+        ))
+    })
+}
+
 /// Reads entry `name` whole, after checking its declared size against `max`
 /// (`limit` names it).
 fn entry(z: &mut Zip, name: &str, max: u64, limit: &str) -> Result<Vec<u8>, RigError> {
-    let mut f = z
-        .by_name(name)
-        .map_err(|e| bad(format!("the OpenRaster zip has no readable '{name}': {e}")))?;
+    let mut f = open(z, name)?;
     let size = f.size();
     if size > max {
         return Err(RigError::new(
@@ -57,9 +71,7 @@ fn entry(z: &mut Zip, name: &str, max: u64, limit: &str) -> Result<Vec<u8>, RigE
 /// The first 33 bytes of entry `name` (a PNG's signature and header), read without
 /// inflating the rest.
 fn head(z: &mut Zip, name: &str, max: u64) -> Result<(u32, u32), RigError> {
-    let mut f = z
-        .by_name(name)
-        .map_err(|e| bad(format!("the OpenRaster zip has no readable '{name}': {e}")))?;
+    let mut f = open(z, name)?;
     if f.size() > max {
         return Err(RigError::new(
             "E_RIG_LIMIT",
@@ -139,9 +151,11 @@ fn walk(
             walk(n, groups, op, out, seen, limits)?;
             groups.pop();
         } else {
+            // a leading "/" (pyora writes one) names the same entry
             let src = n
                 .attribute("src")
-                .ok_or_else(|| bad(format!("stack.xml: layer '{name}' has no src")))?;
+                .ok_or_else(|| bad(format!("stack.xml: layer '{name}' has no src")))?
+                .trim_start_matches('/');
             out.push(Item {
                 name,
                 groups: groups.clone(),

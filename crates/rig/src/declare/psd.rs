@@ -18,6 +18,7 @@
 //!   Pascal name, which must be UTF-8 (`E_RIG_LAYER` otherwise, as for a `luni` name with a
 //!   broken surrogate). Hidden layers (flag bit 1) are left out; opacity (and the fill
 //!   opacity `iOpa` when present) multiplies into the alpha.
+//! - The merged image data must be whole (raw or RLE: its length is checked, not its pixels).
 //! - Every size is checked before it is used: the canvas against the image limits, each
 //!   record length against the bytes left, layer rectangles against the canvas and
 //!   `rig-max-layer-pixels`, the layer count against `rig-max-layers`.
@@ -245,6 +246,29 @@ fn channel(
     Ok(())
 }
 
+/// Checks that the merged image data (the file's last section) is whole: a file cut short
+/// is refused even where its layers are intact.
+fn merged(r: &mut Rd, nch: usize, w: usize, h: usize) -> Result<(), RigError> {
+    let short = || bad("the PSD ends inside its merged image data (a file cut short?)");
+    let comp = r.u16().map_err(|_| short())?;
+    let need = match comp {
+        0 => nch * w * h,
+        1 => {
+            let mut sum = 0usize;
+            for _ in 0..nch * h {
+                sum += r.u16().map_err(|_| short())? as usize;
+            }
+            sum
+        }
+        // zip-compressed composites: their length is not known without inflating
+        _ => 0,
+    };
+    if r.left() < need {
+        return Err(short());
+    }
+    Ok(())
+}
+
 /// Reads a Photoshop file; `canvas` checks the canvas size before any layer is read.
 pub fn read(
     bytes: &[u8],
@@ -261,7 +285,10 @@ pub fn read(
         v => return Err(bad(format!("PSD version {v}"))),
     }
     r.take(6)?;
-    let _nch = r.u16()?;
+    let nch = r.u16()? as usize;
+    if !(1..=56).contains(&nch) {
+        return Err(bad(format!("a PSD with {nch} channels (1 to 56)")));
+    }
     let h = r.u32()?;
     let w = r.u32()?;
     let depth = r.u16()?;
@@ -296,6 +323,7 @@ pub fn read(
     r.take(res)?;
     let lmi = r.u32()? as usize;
     let mut lm = r.section(lmi)?;
+    merged(&mut r, nch, w as usize, h as usize)?;
     if lm.left() < 4 {
         return Err(bad("a PSD without layers (save a flat drawing as PNG)"));
     }

@@ -57,3 +57,21 @@ pub fn write(c: &RandomCharacter) -> Vec<u8> {
     z.write_all(&png(&t, tw, th)).expect("zip");
     z.finish().expect("zip").into_inner()
 }
+
+/// A zip of `entries` (name, bytes, deflated), `mimetype` first and stored as OpenRaster
+/// asks: the hand-made OpenRaster files of the bad-input tests.
+pub fn zip_of(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes, deflate) in entries {
+        let o = SimpleFileOptions::default()
+            .compression_method(if *deflate {
+                zip::CompressionMethod::Deflated
+            } else {
+                zip::CompressionMethod::Stored
+            })
+            .large_file(bytes.len() as u64 >= 1 << 32);
+        z.start_file(*name, o).expect("zip");
+        z.write_all(bytes).expect("zip");
+    }
+    z.finish().expect("zip").into_inner()
+}
