@@ -177,6 +177,8 @@ impl Limits {
         bvh_max_frames: 4096,
         bvh_max_joints: 256,
         bvh_max_channels: 1536,
+        rig_max_layers: 64,
+        rig_max_layer_pixels: 1 << 20,
         ..Limits::DEFAULT
     };
 

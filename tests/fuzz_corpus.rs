@@ -74,6 +74,16 @@ fn rig_skeleton() {
 }
 
 #[test]
+fn rig_ora() {
+    replay("rig_ora");
+}
+
+#[test]
+fn rig_psd() {
+    replay("rig_psd");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }
