@@ -475,7 +475,11 @@ fn layered(data: &[u8]) {
     let top = l.top_layer();
     for (i, &t) in top.iter().enumerate() {
         assert!(t as usize <= l.layers.len());
-        assert!(t == 0 || flat[i * 4 + 3] > 0 || l.layers[t as usize - 1].alpha_at(i, l.width as usize) > 0);
+        assert!(
+            t == 0
+                || flat[i * 4 + 3] > 0
+                || l.layers[t as usize - 1].alpha_at(i, l.width as usize) > 0
+        );
     }
 }
 

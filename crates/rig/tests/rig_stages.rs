@@ -1112,7 +1112,6 @@ fn shift_change_measures_the_part_alone() {
             area: (w * h) as u64,
             hidden_px: 0,
             filled_px: 0,
-            filled_px: 0,
             tube_px: (w * h) as u64,
             visible_px: (w * h) as u64,
         }

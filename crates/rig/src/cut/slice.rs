@@ -501,17 +501,29 @@ pub mod how {
 
 /// Tube and core distances of `p` to bone `b`: the smallest `|p − c(t)| − r(t)`
 /// and the smallest `|p − c(t)| − CORE·r(t)` over the segments; and whether
-/// `p` is in the inner zone (`|p − c(t)| ≤ (1 − SEED_IN)·r(t)` for a segment).
-fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool) {
+/// `p` is in the inner zone (`|p − c(t)| ≤ (1 − SEED_IN)·r(t)` for a segment)
+/// along the body, or only in an end cap (`c(t)` the polyline's first or
+/// last point).
+fn tube_core_d(b: &Bone, p: [f64; 2]) -> (f64, f64, bool, bool) {
     let (mut bt, mut bc) = (f64::MAX, f64::MAX);
-    let mut inner = false;
-    for (d, r) in segments_d_r(b, p) {
+    let (mut body, mut cap) = (false, false);
+    let n = b.points.len() - 1;
+    for (k, (d, r, c)) in segments_d_r_c(b, p).enumerate() {
         bt = bt.min(d - r);
         bc = bc.min(d - CORE * r);
-        // the inner zone: deeper than SEED_IN of the radius
-        inner |= d <= (1.0 - SEED_IN) * r;
+        // the inner zone: deeper than SEED_IN of the radius; in an end cap
+        // (the nearest axis point is the polyline's first or last point)
+        // or along the body
+        if d <= (1.0 - SEED_IN) * r {
+            let end = (k == 0 && c == b.points[0]) || (k + 1 == n && c == b.points[n]);
+            if end {
+                cap = true;
+            } else {
+                body = true;
+            }
+        }
     }
-    (bt, bc, inner)
+    (bt, bc, body, cap && !body)
 }
 
 /// What the tubes say about each pixel of the figure.
@@ -525,8 +537,12 @@ struct Cover {
     ids: Vec<u32>,
     /// 1 + the bone whose core alone contains the pixel; 0 none; 255 several.
     core: Vec<u8>,
-    /// 1 + the nearest bone whose inner zone contains the pixel (0: none).
+    /// 1 + the nearest bone whose inner zone along its body contains the
+    /// pixel (0: none).
     inner_near: Vec<u8>,
+    /// 1 + the nearest bone whose inner zone contains the pixel in an end cap
+    /// only (0: none).
+    inner_cap: Vec<u8>,
     /// The pixel lies within [`RING`] of its nearest tube's outline.
     rim: Vec<bool>,
 }
@@ -539,6 +555,7 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
         ids: vec![0u32; w * h],
         core: vec![0u8; w * h],
         inner_near: vec![0u8; w * h],
+        inner_cap: vec![0u8; w * h],
         rim: vec![false; w * h],
     };
     for k in sk.far_to_near() {
@@ -553,9 +570,12 @@ fn cover(sk: &Skeleton, sil: &Silhouette) -> Cover {
                 if sil.alpha(i) == 0 {
                     continue;
                 }
-                let (dt, dc, inner) = tube_core_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
+                let (dt, dc, inner, cap) = tube_core_d(b, [x as f64 + 0.5, y as f64 + 0.5]);
                 if inner {
                     c.inner_near[i] = k as u8 + 1;
+                }
+                if cap {
+                    c.inner_cap[i] = k as u8 + 1;
                 }
                 if dt <= 0.0 {
                     c.rim[i] = dt > -RING;
@@ -944,16 +964,52 @@ fn paint_rule(
     let mut cand = vec![0u8; w * h];
     let mut has = vec![false; n];
     for i in pixels(figure) {
-        let c = cv.inner_near[i];
-        if plain[i] && c != 0 && sk.bones[c as usize - 1].part {
-            cand[i] = c;
-            has[c as usize - 1] = true;
+        for c in [cv.inner_near[i], cv.inner_cap[i]] {
+            if plain[i] && c != 0 && sk.bones[c as usize - 1].part {
+                has[c as usize - 1] = true;
+            }
         }
     }
     for i in pixels(figure) {
         let c = cv.core[i];
-        if plain[i] && cand[i] == 0 && c != 0 && c != 255 && !has[c as usize - 1] {
+        if plain[i] && c != 0 && c != 255 && !has[c as usize - 1] {
             cand[i] = c;
+        }
+    }
+    // a pixel in a bone's end cap only is that bone's candidate when the
+    // bone's body reaches it without crossing ink: a cap beyond a painted
+    // line (a dress's round end below its hem, a head's below the chin) is not
+    // the bone's paint merely because its tube covers it, while a band painted
+    // at a dress's round hem is
+    {
+        let mut seen = vec![false; w * h];
+        let (mut stack, mut members) = (Vec::new(), Vec::new());
+        let inked = |j: usize| sil.alpha(j) > 0 && !ink[j];
+        for s in pixels(figure) {
+            if !inked(s) || seen[s] {
+                continue;
+            }
+            flood(s, (w, h), inked, &mut seen, &mut stack, &mut members);
+            let mut body = 0u128;
+            for &i in &members {
+                let b = cv.inner_near[i];
+                if b != 0 {
+                    body |= 1 << (b - 1);
+                }
+            }
+            for &i in &members {
+                if !plain[i] {
+                    continue;
+                }
+                let (b, c) = (cv.inner_near[i], cv.inner_cap[i]);
+                let ok = |k: u8| k != 0 && sk.bones[k as usize - 1].part;
+                let c_first = ok(c) && (!ok(b) || rank[c as usize - 1] < rank[b as usize - 1]);
+                if c_first && body >> (c - 1) & 1 == 1 {
+                    cand[i] = c;
+                } else if ok(b) {
+                    cand[i] = b;
+                }
+            }
         }
     }
     // regions of paint (4-connected plain pixels): a bone keeps its seeds in

@@ -64,9 +64,29 @@ pub struct RandomCharacter {
     /// "alpha"`; call with the extension.
     decl_parts: Vec<Part>,
     facing: &'static str,
+    /// The character's radius factor (its user's slack, before the ±0.1 per bone).
+    pub slack: f64,
 }
 
 impl RandomCharacter {
+    /// The declaration of the painted tubes themselves (no slack: an oracle for experiments).
+    pub fn painted_json(&self) -> String {
+        let mut parts = self.decl_parts.clone();
+        for p in &mut parts {
+            p.decl = None;
+        }
+        let bg = match self.key {
+            Some(k) => format!("#{:02x}{:02x}{:02x}", k[0], k[1], k[2]),
+            None => "alpha".into(),
+        };
+        super::skeleton::declaration(
+            &format!("{}.png", self.drawing.name),
+            &bg,
+            &parts,
+            self.facing,
+        )
+    }
+
     /// The declaration naming `<name>.<ext>` (a layered file, transparent).
     pub fn layered_json(&self, ext: &str) -> String {
         super::skeleton::declaration(
@@ -255,5 +275,6 @@ pub fn generate(seed: u64) -> RandomCharacter {
         key,
         decl_parts: parts,
         facing,
+        slack: factor,
     }
 }
