@@ -977,14 +977,30 @@ fn paint_rule(
         }
     }
     // a pixel in a bone's end cap only is that bone's candidate when the
-    // bone's body reaches it without crossing ink: a cap beyond a painted
+    // bone's body reaches it without crossing ink (a drawing without
+    // outlines: without crossing a painted edge): a cap beyond a painted
     // line (a dress's round end below its hem, a head's below the chin) is not
     // the bone's paint merely because its tube covers it, while a band painted
     // at a dress's round hem is
     {
+        // an outlined drawing (at least half its rim on ink) is divided by its
+        // lines; one without outlines by its painted edges
+        let (mut rim, mut rim_ink) = (0u64, 0u64);
+        for i in pixels(figure) {
+            if sil.alpha(i) >= 128
+                && neighbours4(i, w, h)
+                    .into_iter()
+                    .flatten()
+                    .any(|j| sil.alpha(j) < 128)
+            {
+                rim += 1;
+                rim_ink += ink[i] as u64;
+            }
+        }
+        let outlined = 2 * rim_ink >= rim;
         let mut seen = vec![false; w * h];
         let (mut stack, mut members) = (Vec::new(), Vec::new());
-        let inked = |j: usize| sil.alpha(j) > 0 && !ink[j];
+        let inked = |j: usize| sil.alpha(j) > 0 && if outlined { !ink[j] } else { plain[j] };
         for s in pixels(figure) {
             if !inked(s) || seen[s] {
                 continue;

@@ -354,7 +354,13 @@ pub fn build(l: &Look, fit: &Fit, ink: Rgb) -> (Vec<super::super::part::Part>, V
         "pelvis",
         None,
         0,
-        &[waist, [hip[0], hip[1] + 0.05 * ll]],
+        &[
+            waist,
+            [
+                hip[0],
+                (hip[1] + 0.3 * thigh_len - trr * 0.85).max(waist[1] + 1.0),
+            ],
+        ],
         &[trr * 0.92, trr * 0.85],
         pelvis_col,
         false,
