@@ -122,12 +122,10 @@ fn thumb(rgba: &[u8], w: usize, h: usize, th: usize) -> (usize, usize, Vec<u8>) 
                 }
             }
             let o = (y * tw + x) * 4;
-            if acc[3] > 0 {
-                for c in 0..3 {
-                    out[o + c] = (acc[c] / acc[3]) as u8;
-                }
-                out[o + 3] = (acc[3] / n.max(1)) as u8;
+            for c in 0..3 {
+                out[o + c] = acc[c].checked_div(acc[3]).unwrap_or(0) as u8;
             }
+            out[o + 3] = (acc[3] / n.max(1)) as u8;
         }
     }
     (tw, th, out)

@@ -10,8 +10,14 @@
 //!
 //! Uses `declare` only.
 
+pub mod beyond;
+pub mod claims;
+pub mod confidence;
 pub mod ink;
 pub mod layers;
+pub mod paint;
 pub mod parts;
+pub mod seeds;
 pub mod slice;
+pub mod tubes;
 pub mod verify;

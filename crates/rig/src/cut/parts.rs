@@ -248,9 +248,9 @@ fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
     )
 }
 
-/// Cuts every bone's part out of the ownership map `owner` (1 + bone per pixel with alpha
-/// > 0); with `layers`, the bones with layers take their layers' paint. Returns the parts
-/// (declaration order; a partless bone has a 0 × 0 image) and the warnings.
+/// Cuts every bone's part out of the ownership map `owner` (1 + bone per pixel with
+/// alpha above 0); with `layers`, the bones with layers take their layers' paint. Returns
+/// the parts (declaration order; a partless bone has a 0 × 0 image) and the warnings.
 pub fn cut_parts(
     sk: &Skeleton,
     sil: &Silhouette,

@@ -115,8 +115,8 @@ pub enum Hat {
     Cap,
     /// A beanie.
     Beanie,
-    /// A top hat.
-    TopHat,
+    /// A top hat (tall, with a brim).
+    Tall,
     /// A pointed hat with a brim.
     Wizard,
 }
@@ -281,7 +281,7 @@ pub fn look(r: &mut Rng) -> Look {
             Hat::None,
             Hat::Cap,
             Hat::Beanie,
-            Hat::TopHat,
+            Hat::Tall,
             Hat::Wizard,
         ]),
         hands,
@@ -565,7 +565,7 @@ pub fn build(l: &Look, fit: &Fit, ink: Rgb) -> (Vec<super::super::part::Part>, V
             });
             b.detail(h, Detail::new(band, pal.trim));
         }
-        Hat::TopHat => {
+        Hat::Tall => {
             let a = [head_top[0], head_top[1] - 0.1 * hr];
             let h = b.bone(
                 "hat",
@@ -927,8 +927,10 @@ pub fn build(l: &Look, fit: &Fit, ink: Rgb) -> (Vec<super::super::part::Part>, V
         match p {
             Prop::Sword => {
                 let g = Shape::Stroke {
-                    a: b.fit.p(down(palm, ang + 1.5708, fa_r * 0.9)),
-                    b: b.fit.p(down(palm, ang - 1.5708, fa_r * 0.9)),
+                    a: b.fit
+                        .p(down(palm, ang + std::f64::consts::FRAC_PI_2, fa_r * 0.9)),
+                    b: b.fit
+                        .p(down(palm, ang - std::f64::consts::FRAC_PI_2, fa_r * 0.9)),
                     w: b.fit.l(fa_r * 0.3),
                 };
                 b.parts[k].extras.push((g, pal.trim));
