@@ -126,6 +126,8 @@ pub struct Table {
     pub low_mean: Vec<String>,
     /// Bones with visible paint made partless.
     pub partless: Vec<String>,
+    /// Each character's mean.
+    pub means: Vec<f64>,
 }
 
 impl Table {
@@ -147,6 +149,7 @@ impl Table {
                 self.bad.push(format!("{} {} {:.3}", s.name, p.name, p.iou));
             }
         }
+        self.means.push(s.mean());
         if s.mean() < 0.97 {
             self.low_mean.push(format!("{} {:.4}", s.name, s.mean()));
         }
