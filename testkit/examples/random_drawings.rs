@@ -6,14 +6,16 @@
 //! `random-<seed>.psd.json`. With `--sheet FILE` also a contact sheet of all of them
 //! (each scaled to 240 px tall, over grey), for looking at.
 //!
-//! `cargo run --release --example random_drawings -- OUT_DIR --seeds A..B [--sheet FILE]`
+//! With `--height H` the canvases are H px tall (the bench's 2528).
+//!
+//! `cargo run --release --example random_drawings -- OUT_DIR --seeds A..B [--sheet FILE] [--height H]`
 
 use re2d_testkit::drawings::random;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = || -> ! {
-        eprintln!("usage: random_drawings OUT_DIR --seeds A..B [--sheet FILE]");
+        eprintln!("usage: random_drawings OUT_DIR --seeds A..B [--sheet FILE] [--height H]");
         std::process::exit(2);
     };
     if args.len() < 3 || args[1] != "--seeds" {
@@ -26,14 +28,18 @@ fn main() {
     let (Ok(a), Ok(b)) = (a.parse::<u64>(), b.parse::<u64>()) else {
         usage()
     };
-    let sheet = match args.get(3).map(String::as_str) {
-        Some("--sheet") => args.get(4).cloned().or_else(|| usage()),
-        Some(_) => usage(),
-        None => None,
-    };
+    let (mut sheet, mut height) = (None, None);
+    let mut rest = args[3..].iter();
+    while let Some(a) = rest.next() {
+        match (a.as_str(), rest.next()) {
+            ("--sheet", Some(v)) => sheet = Some(v.clone()),
+            ("--height", Some(v)) => height = Some(v.parse::<f64>().unwrap_or_else(|_| usage())),
+            _ => usage(),
+        }
+    }
     let mut thumbs: Vec<(usize, usize, Vec<u8>)> = Vec::new();
     for seed in a..b {
-        let c = random::generate(seed);
+        let c = random::generate_at(seed, height);
         let d = &c.drawing;
         if let Err(e) = d.write_files(&out) {
             eprintln!("random_drawings: {e}");

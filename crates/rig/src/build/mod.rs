@@ -1052,19 +1052,29 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
 }
 
 /// The confidence of the deliberately bad declaration (every radius doubled),
-/// `None` when that declaration cannot be sliced.
+/// `None` when every pixel came from a layered drawing's layers (nothing to doubt: the
+/// gate passes, `control` is null).
 pub fn confidence_control(
     sk: &Skeleton,
     sil: &Silhouette,
     sl: &crate::cut::slice::Slicing,
 ) -> Option<Confidence> {
+    // a layered drawing's layers decide every pixel: nothing is guessed, no control
+    if sl.rule == Rule::Layers {
+        return None;
+    }
     let bad = crate::cut::slice::doubled(sk);
     let own = crate::cut::slice::ownership_with_ink(&bad, sil, sl.rule, &sl.ink);
     Some(crate::cut::slice::confidence(&bad, sil, &own))
 }
 
 /// The `confidence` section of the report: ours, the control's, the rule.
-pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidence>) -> Value {
+pub fn confidence_json(
+    sk: &Skeleton,
+    c: &Confidence,
+    control: Option<&Confidence>,
+    layers: bool,
+) -> Value {
     let parts: Vec<Value> = sk
         .bones
         .iter()
@@ -1085,7 +1095,7 @@ pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidenc
             "unpainted_border_share": k.unpainted_share(), "seed_disagreement": k.seed_disagreement,
             "tube_excess": k.tube_excess(), "fit_shrink": k.fit_shrink, "doubt": k.doubt()})),
         "threshold": {"control_doubt_above_ours_by": CONFIDENCE_MARGIN},
-        "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN),
+        "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN) || layers,
     })
 }
 
@@ -1118,7 +1128,7 @@ fn report(
                 }
             })
             .collect();
-    let conf = confidence_json(sk, &s.sl.confidence, control.as_ref());
+    let conf = confidence_json(sk, &s.sl.confidence, control.as_ref(), s.sl.rule == Rule::Layers);
     let mj = mesh_json(sk, m);
     let weights_local = m.schemes.chosen.is_some();
     let ramp_fails = mj["weights"]["control"]["fails"].as_bool().unwrap_or(false);

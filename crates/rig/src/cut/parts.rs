@@ -60,7 +60,7 @@ pub struct PartImage {
     /// Of them, hidden (owned by another part).
     pub hidden_px: u64,
     /// Of the hidden, filled with the nearest visible pixel's colour (`hidden` = 1); the
-    /// rest is a layer's own paint under nearer layers (`hidden` = 2, never trimmed).
+    /// rest is a layer's own paint under nearer layers (`hidden` = 2).
     pub filled_px: u64,
     /// Pixels of the figure inside the bone's tube.
     pub tube_px: u64,
@@ -312,7 +312,7 @@ pub fn cut_parts(
         if let Some(own) = layers
             && own.bone_of.contains(&Some(k))
         {
-            parts.push(layer_part(k, sk, sil, owner, own, tube_px, owned[k]));
+            parts.push(layer_part(k, sk, sil, owner, own, (own_box[k], owned[k]), tube_px));
             continue;
         }
         if tube_px == 0 {
@@ -446,8 +446,8 @@ fn layer_part(
     sil: &Silhouette,
     owner: &[u8],
     own: &Own,
+    (owned_box, visible_px): ([usize; 4], u64),
     tube_px: u64,
-    visible_px: u64,
 ) -> PartImage {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let mine: Vec<&crate::declare::layers::Layer> = own
@@ -468,45 +468,52 @@ fn layer_part(
             bb[3].max(l.y + l.h),
         ];
     }
-    for (i, &o) in owner.iter().enumerate() {
-        if o as usize == k + 1 {
-            let (x, y) = (i % w, i / w);
-            bb = [
-                bb[0].min(x),
-                bb[1].min(y),
-                bb[2].max(x + 1),
-                bb[3].max(y + 1),
-            ];
-        }
+    if visible_px > 0 {
+        let o = owned_box;
+        bb = [bb[0].min(o[0]), bb[1].min(o[1]), bb[2].max(o[2]), bb[3].max(o[3])];
     }
     let (bw, bh) = (bb[2] - bb[0], bb[3] - bb[1]);
-    // its layers composited (f32 straight colour, alpha), as the drawing is flattened
-    let mut acc = vec![[0f32; 4]; bw * bh];
-    for l in &mine {
+    // its layers composited (straight colour, alpha) as the drawing is flattened; one
+    // layer (the usual case) is its own paint
+    let mut paint = vec![0u8; bw * bh * 4];
+    if let [l] = mine.as_slice() {
         for ly in 0..l.h {
-            for lx in 0..l.w {
-                let sp = &l.rgba[(ly * l.w + lx) * 4..(ly * l.w + lx) * 4 + 4];
-                if sp[3] == 0 {
-                    continue;
+            let o = ((l.y + ly - bb[1]) * bw + (l.x - bb[0])) * 4;
+            paint[o..o + l.w * 4].copy_from_slice(&l.rgba[ly * l.w * 4..(ly + 1) * l.w * 4]);
+        }
+    } else {
+        let mut acc = vec![[0f32; 4]; bw * bh];
+        for l in &mine {
+            for ly in 0..l.h {
+                for lx in 0..l.w {
+                    let sp = &l.rgba[(ly * l.w + lx) * 4..(ly * l.w + lx) * 4 + 4];
+                    if sp[3] == 0 {
+                        continue;
+                    }
+                    let a = sp[3] as f32 / 255.0;
+                    let d = &mut acc[(l.y + ly - bb[1]) * bw + (l.x + lx - bb[0])];
+                    let da = d[3] * (1.0 - a);
+                    let na = a + da;
+                    for ch in 0..3 {
+                        d[ch] = (sp[ch] as f32 / 255.0 * a + d[ch] * da) / na;
+                    }
+                    d[3] = na;
                 }
-                let a = sp[3] as f32 / 255.0;
-                let d = &mut acc[(l.y + ly - bb[1]) * bw + (l.x + lx - bb[0])];
-                let da = d[3] * (1.0 - a);
-                let na = a + da;
-                for ch in 0..3 {
-                    d[ch] = (sp[ch] as f32 / 255.0 * a + d[ch] * da) / na;
-                }
-                d[3] = na;
+            }
+        }
+        let to8 = |v: f32| (v * 255.0).round().clamp(0.0, 255.0) as u8;
+        for (px, d) in paint.chunks_exact_mut(4).zip(&acc) {
+            if d[3] > 0.0 {
+                px.copy_from_slice(&[to8(d[0]), to8(d[1]), to8(d[2]), to8(d[3])]);
             }
         }
     }
-    let to8 = |v: f32| (v * 255.0).round().clamp(0.0, 255.0) as u8;
     // the tight box of its paint, then the crop
     let mut tb = [usize::MAX, usize::MAX, 0usize, 0usize];
     for y in 0..bh {
         for x in 0..bw {
             let (gx, gy) = (x + bb[0], y + bb[1]);
-            if to8(acc[y * bw + x][3]) > 0 || owner[gy * w + gx] as usize == k + 1 {
+            if paint[(y * bw + x) * 4 + 3] > 0 || owner[gy * w + gx] as usize == k + 1 {
                 tb = [
                     tb[0].min(gx),
                     tb[1].min(gy),
@@ -548,19 +555,15 @@ fn layer_part(
             let gi = gy * w + gx;
             let ci = y * cw + x;
             let inside = gx >= bb[0] && gx < bb[2] && gy >= bb[1] && gy < bb[3];
-            let d = if inside {
-                acc[(gy - bb[1]) * bw + (gx - bb[0])]
+            let d: [u8; 4] = if inside {
+                let o = ((gy - bb[1]) * bw + (gx - bb[0])) * 4;
+                [paint[o], paint[o + 1], paint[o + 2], paint[o + 3]]
             } else {
-                [0.0; 4]
+                [0; 4]
             };
             let mine_here = owner[gi] as usize == k + 1;
-            if to8(d[3]) > 0 {
-                rgba[ci * 4..ci * 4 + 4].copy_from_slice(&[
-                    to8(d[0]),
-                    to8(d[1]),
-                    to8(d[2]),
-                    to8(d[3]),
-                ]);
+            if d[3] > 0 {
+                rgba[ci * 4..ci * 4 + 4].copy_from_slice(&d);
                 area += 1;
                 if !mine_here {
                     hidden[ci] = 2;

@@ -1,6 +1,7 @@
 //! Which hidden fill the build's clips can reveal (issue 26): the texture
 //! pages keep a part's hidden fill only where some pose of the clips shows it,
-//! plus a margin.
+//! plus a margin. A layered drawing's hidden paint (a layer's own paint under
+//! nearer layers, `hidden` = 2) is kept and dropped by the same measure.
 //!
 //! **Measure**: every clip of the model (the motions and `idle`, the drawn
 //! pose) is sampled [`SAMPLES`] times over its duration; at each pose every
@@ -59,7 +60,7 @@ pub fn seen(
         ox: 0.0,
         oy: 0.0,
     };
-    let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.contains(&1)).collect();
+    let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.iter().any(|&h| h != 0)).collect();
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
@@ -150,7 +151,7 @@ pub fn trim(parts: &[PartImage], seen: &[Vec<bool>]) -> (Vec<PartImage>, Vec<(u6
         for y in 0..h {
             let mut last: Option<usize> = None;
             for x in 0..w {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
+                if s[y * w + x] && p.hidden[y * w + x] != 0 {
                     last = Some(x);
                 }
                 if last.is_some_and(|l| x - l <= MARGIN) {
@@ -159,7 +160,7 @@ pub fn trim(parts: &[PartImage], seen: &[Vec<bool>]) -> (Vec<PartImage>, Vec<(u6
             }
             let mut next: Option<usize> = None;
             for x in (0..w).rev() {
-                if s[y * w + x] && p.hidden[y * w + x] == 1 {
+                if s[y * w + x] && p.hidden[y * w + x] != 0 {
                     next = Some(x);
                 }
                 if next.is_some_and(|l| l - x <= MARGIN) {
@@ -191,7 +192,7 @@ pub fn trim(parts: &[PartImage], seen: &[Vec<bool>]) -> (Vec<PartImage>, Vec<(u6
         let mut q = p.clone();
         let (mut kept, mut dropped) = (0u64, 0u64);
         for i in 0..w * h {
-            if p.hidden[i] == 1 && p.rgba[i * 4 + 3] > 0 {
+            if p.hidden[i] != 0 && p.rgba[i * 4 + 3] > 0 {
                 if keep[i] {
                     kept += 1;
                 } else {

@@ -157,6 +157,12 @@ pub fn name(seed: u64) -> String {
 
 /// Draws and paints the random character of `seed`.
 pub fn generate(seed: u64) -> RandomCharacter {
+    generate_at(seed, None)
+}
+
+/// [`generate`] on a canvas `height` px tall (the width follows the figure), for benches at
+/// the seed's drawing size (1696×2528 and the like); the character is the same.
+pub fn generate_at(seed: u64, height: Option<f64>) -> RandomCharacter {
     let mut r = Rng::new(seed);
     let look = body::look(&mut r);
     let ink_dark = r.pick(&[hex(0x1a1418), hex(0x000000), hex(0x2a2050), hex(0x402018)]);
@@ -172,6 +178,7 @@ pub fn generate(seed: u64) -> RandomCharacter {
         ];
     }
     let hpx = r.range(700.0, 1500.0).round();
+    let hpx = height.unwrap_or(hpx);
     let wpx = ((hpx * (bx[2] - bx[0]) / (bx[3] - bx[1])) * 1.0 + 0.08 * hpx)
         .round()
         .max(256.0);
