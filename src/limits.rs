@@ -93,6 +93,13 @@ pub struct Limits {
     /// bones of segments × pixels of the tube's bounding box (every pixel of
     /// the box is tested against every segment), checked before slicing.
     pub rig_max_tube_work: u64,
+    /// Most layers a layered drawing (`.ora`, `.psd`) may have, groups and
+    /// hidden layers included (checked as the file's layer list is read).
+    pub rig_max_layers: u32,
+    /// Most layer pixels a layered drawing may hold: the sum over its
+    /// visible layers of their rectangles' pixels (each decoded as RGBA8),
+    /// checked from the headers before any layer is inflated or decoded.
+    pub rig_max_layer_pixels: u64,
     /// Most motion-capture work of a BVH: frames × joints (forward
     /// kinematics of every joint on every frame), checked when the
     /// `Frames:` line is read.
@@ -200,6 +207,8 @@ impl Limits {
         bvh_max_frames: 4096,
         bvh_max_joints: 256,
         bvh_max_channels: 1536,
+        rig_max_layers: 64,
+        rig_max_layer_pixels: 1 << 20,
         ..Limits::DEFAULT
     };
 
@@ -230,6 +239,8 @@ impl Limits {
         rig_max_bones: 64,
         rig_max_pixels: 24 << 20,
         rig_max_tube_work: 1 << 28,
+        rig_max_layers: 1024,
+        rig_max_layer_pixels: 64 << 20,
         bvh_max_work: 1 << 27,
         edit_max_body: 1 << 20,
         rig_max_keys: 1 << 20,
@@ -384,6 +395,16 @@ impl Limits {
             "largest total of bytes (texture PNGs) embedded in one .riv, checked from the file sizes before reading",
             "256M",
         ),
+        (
+            "rig-max-layers",
+            "most layers in a layered drawing (.ora, .psd), groups and hidden layers included",
+            "1024",
+        ),
+        (
+            "rig-max-layer-pixels",
+            "most layer pixels of a layered drawing: sum of its visible layers' rectangles (4 bytes each)",
+            "64M",
+        ),
     ];
 
     /// The largest value each limit accepts (`--limit` refuses more): what
@@ -418,6 +439,8 @@ impl Limits {
         ("edit-max-body", 1 << 30),
         ("rig-max-keys", 1 << 24),
         ("riv-max-embedded", 1 << 30),
+        ("rig-max-layers", 1 << 20),
+        ("rig-max-layer-pixels", 1 << 30),
     ];
 
     /// The largest value limit `name` accepts, or `None` for an unknown name.
@@ -475,6 +498,8 @@ impl Limits {
             "edit-max-body" => self.edit_max_body = big(),
             "rig-max-keys" => self.rig_max_keys = big(),
             "riv-max-embedded" => self.riv_max_embedded_bytes = big(),
+            "rig-max-layers" => self.rig_max_layers = small(),
+            "rig-max-layer-pixels" => self.rig_max_layer_pixels = big(),
             _ => {
                 let names: Vec<&str> = Self::TABLE.iter().map(|r| r.0).collect();
                 return Err(format!(

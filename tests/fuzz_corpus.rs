@@ -89,6 +89,16 @@ fn jpeg() {
 }
 
 #[test]
+fn rig_ora() {
+    replay("rig_ora");
+}
+
+#[test]
+fn rig_psd() {
+    replay("rig_psd");
+}
+
+#[test]
 fn build_file() {
     replay("build_file");
 }

@@ -86,7 +86,6 @@ pub struct RuntimeArg {
     runtime: Option<PathBuf>,
 }
 
-
 /// `re2d rig guess` arguments.
 #[derive(clap::Args)]
 pub struct GuessArgs {

@@ -36,6 +36,8 @@ pub const TARGETS: &[Target] = &[
     ("edit_request", edit_request),
     ("jpeg", jpeg),
     ("rig_yaml", rig_yaml),
+    ("rig_ora", rig_ora),
+    ("rig_psd", rig_psd),
 ];
 
 /// Targets whose entry point lives in the QuickJS host crate (`re2d_qjs::fuzz`).
@@ -623,5 +625,50 @@ pub fn rig_yaml(data: &[u8]) {
         if let Ok(sk) = re2d_rig::declare::skeleton::Skeleton::parse(&text, &FUZZ_LIMITS) {
             let _ = sk.check_image(64, 64, &FUZZ_LIMITS);
         }
+    }
+}
+
+// ---- rig_ora / rig_psd -------------------------------------------------------
+
+/// A layered drawing's bytes → read (canvas at most the fuzz limits' PNG side), flatten,
+/// the layer on top per pixel; every layer lies on the canvas.
+fn layered(data: &[u8]) {
+    use re2d_rig::declare::layers;
+    let canvas = |w: u32, h: u32| {
+        FUZZ_LIMITS
+            .check_image(w, h, 4)
+            .map_err(|e| re2d_rig::RigError::new("E_RIG_LIMIT", e.to_string()))
+    };
+    let Ok(l) = layers::read(data, "fuzz", &FUZZ_LIMITS, &canvas) else {
+        return;
+    };
+    for x in &l.layers {
+        assert!(x.x + x.w <= l.width as usize && x.y + x.h <= l.height as usize);
+        assert_eq!(x.rgba.len(), x.w * x.h * 4);
+    }
+    let flat = l.flatten();
+    assert_eq!(flat.len(), (l.width * l.height * 4) as usize);
+    let top = l.top_layer();
+    for (i, &t) in top.iter().enumerate() {
+        assert!(t as usize <= l.layers.len());
+        assert!(
+            t == 0
+                || flat[i * 4 + 3] > 0
+                || l.layers[t as usize - 1].alpha_at(i, l.width as usize) > 0
+        );
+    }
+}
+
+/// OpenRaster bytes (rig.md, issue 40) → [`layered`].
+pub fn rig_ora(data: &[u8]) {
+    if data.starts_with(b"PK\x03\x04") {
+        layered(data);
+    }
+}
+
+/// Photoshop bytes (rig.md, issue 40) → [`layered`].
+pub fn rig_psd(data: &[u8]) {
+    if data.starts_with(b"8BPS") {
+        layered(data);
     }
 }

@@ -275,6 +275,7 @@ impl App {
             image,
             image_path: s.image_path.clone(),
             name: s.name.clone(),
+            layers: None,
         };
         let opts = Options {
             motions: self.motions.clone(),

@@ -1111,6 +1111,7 @@ fn shift_change_measures_the_part_alone() {
             pivot: [0.0, 0.0],
             area: (w * h) as u64,
             hidden_px: 0,
+            filled_px: 0,
             tube_px: (w * h) as u64,
             visible_px: (w * h) as u64,
         }
@@ -1219,6 +1220,7 @@ fn adaptive_table_measures_blended_texels_between_one_bone_corners() {
         pivot: [0.0, 64.0],
         area: (w * h) as u64,
         hidden_px: 0,
+        filled_px: 0,
         tube_px: (w * h) as u64,
         visible_px: (w * h) as u64,
     };

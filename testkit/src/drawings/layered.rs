@@ -443,6 +443,9 @@ pub fn mirror(parts: &mut [Part], cx: f64) {
         for d in &mut p.details {
             d.region = mr(&d.region, &ms);
         }
+        if let Some((o, n)) = p.hem {
+            p.hem = Some((m(o), [-n[0], n[1]]));
+        }
         for t in &mut p.merge {
             *t = mt(t);
         }

@@ -11,6 +11,7 @@
 //! | `biped.rs` | the side-view biped (17 bones, CMU `mocap` map) |
 //! | `quadruped.rs` | the long-necked quadruped with ears and a tail (20 bones) |
 //! | `fighter.rs` | the neutral-stance fighter (issue 42): a boxer in a three-quarter stance, guard up, far limbs partly behind the body (17 bones) |
+//! | `random/` | random layered characters (issue 40): the judge of the slicing rules, also written as `.ora` and `.psd` |
 //! | `layered.rs` | layered characters (garment over hidden thighs, hat/hair, mittens, shoes, a stick, bulging limbs; some facing left), declared as a user would |
 //! | `render.rs` | the painter: front-to-back compositing in bands, truth labels, per-part coverage |
 //! | `skeleton.rs` | the declaration JSON |
@@ -45,6 +46,7 @@ mod part;
 pub mod photo;
 mod pose;
 mod quadruped;
+pub mod random;
 mod render;
 mod skeleton;
 mod vary;

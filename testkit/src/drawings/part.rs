@@ -141,6 +141,11 @@ pub struct Part {
     /// Declared `"bend": "reversed"` (a joint that bends the other way from the capture's:
     /// a quadruped's hock).
     pub reversed: bool,
+    /// Painted flat: no cel shading (the random characters' flat style).
+    pub flat: bool,
+    /// A straight hem: the paint stops at the line through `.0` whose outward normal is
+    /// `.1` (a dress or a skirt cut straight across instead of ending in a round cap).
+    pub hem: Option<(Pt, Pt)>,
 }
 
 /// Light direction (x right, y down, z towards the viewer): from the upper front of a
@@ -154,6 +159,9 @@ impl Part {
     /// The painted shape's signed distance: the tube and the extras.
     pub fn sd(&self, p: Pt) -> f64 {
         let mut d = self.tube.sd(p);
+        if let Some((o, n)) = self.hem {
+            d = d.max((p[0] - o[0]) * n[0] + (p[1] - o[1]) * n[1]);
+        }
         for (s, _) in &self.extras {
             d = d.min(s.sd(p));
         }
@@ -197,8 +205,10 @@ impl Part {
         let ndl = (n[0] * LIGHT[0] + n[1] * LIGHT[1] + n[2] * LIGHT[2]) as f32;
         let cel = smoothstep(0.02, 0.12, ndl);
         let tone = (SHADOW_TONE + (1.0 - SHADOW_TONE) * cel) * (0.93 + 0.1 * ndl.max(0.0));
-        c = scale(c, tone);
-        if self.gloss > 0.0 {
+        if !self.flat {
+            c = scale(c, tone);
+        }
+        if self.gloss > 0.0 && !self.flat {
             let h = smoothstep(0.9, 0.96, ndl) * self.gloss;
             c = mix(c, [1.0, 1.0, 1.0], h);
         }
@@ -216,7 +226,12 @@ impl Part {
         } else {
             self.ink
         };
-        let mut k = coverage(-(sd + self.outline), aa);
+        // no outline: no ink at all (not even the half-covered rim pixel)
+        let mut k = if self.outline > 0.0 {
+            coverage(-(sd + self.outline), aa)
+        } else {
+            0.0
+        };
         for t in &self.merge {
             k *= 1.0 - coverage(t.sd(p) + self.outline, aa);
         }

@@ -130,6 +130,8 @@ impl<'a> Builder<'a> {
             decl: None,
             no_part: false,
             reversed: false,
+            flat: false,
+            hem: None,
         });
         self.parts.len() - 1
     }

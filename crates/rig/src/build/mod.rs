@@ -320,6 +320,8 @@ pub struct Input {
     pub image_path: PathBuf,
     /// The model name (the declaration's file stem).
     pub name: String,
+    /// A layered drawing's layers and the bone of each (`None` for a PNG).
+    pub layers: Option<(crate::declare::layers::Layered, Vec<Option<usize>>)>,
 }
 
 fn io_err(path: &Path, e: impl std::fmt::Display) -> RigError {
@@ -327,13 +329,17 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> RigError {
 }
 
 /// Reads and validates the declaration and its drawing (the PNG's size is
-/// checked against the limits before its pixels are decoded).
+/// checked against the limits before its pixels are decoded). A layered
+/// drawing (`.ora`, `.psd`, told by its first bytes) is read into layers whose
+/// canvas is checked first; the drawing is their flattening, the bones
+/// without a declared depth take their layers' order
+/// ([`crate::cut::layers`]).
 pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
     let text = read_file(path, limits.json_max_bytes, "json-max-bytes").map_err(|e| match e {
         ReadError::Io(e) => io_err(path, e),
         ReadError::TooLarge(e) => RigError::new("E_RIG_LIMIT", format!("{}: {e}", path.display())),
     })?;
-    let sk = Skeleton::parse(&text, limits)?;
+    let mut sk = Skeleton::parse(&text, limits)?;
     let image_path = path.parent().unwrap_or(Path::new("")).join(&sk.image);
     let bytes =
         read_file(&image_path, limits.file_max_bytes, "file-max-bytes").map_err(|e| match e {
@@ -342,20 +348,52 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Input, RigError> {
                 RigError::new("E_RIG_LIMIT", format!("{}: {e}", image_path.display()))
             }
         })?;
+    let name = path
+        .file_stem()
+        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
+    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
+    if crate::declare::layers::is_layered(&bytes).is_some() {
+        let what = image_path.display().to_string();
+        let layered = crate::declare::layers::read(&bytes, &what, limits, &|w, h| {
+            sk.check_image(w, h, limits)
+        })?;
+        drop(bytes);
+        let bone_of = crate::cut::layers::bone_of(&sk, &layered)
+            .map_err(|e| RigError::new(e.code, format!("{what}: {}", e.message)))?;
+        crate::cut::layers::depths_from_layers(&mut sk, &layered, &bone_of);
+        let image = RgbaImage {
+            data: layered.flatten(),
+            width: layered.width,
+            height: layered.height,
+        };
+        return Ok(Input {
+            sk,
+            image,
+            image_path,
+            name,
+            layers: Some((layered, bone_of)),
+        });
+    }
+    if !sk.layers.is_empty() {
+        return Err(RigError::new(
+            "E_RIG_LAYER",
+            format!(
+                "the declaration maps layers, but {} is not a layered file (.ora, .psd)",
+                image_path.display()
+            ),
+        ));
+    }
     // PNG or JPEG; the size as shown (after EXIF orientation) is checked before decoding
     let what = image_path.display().to_string();
     let head = crate::declare::image::header(&bytes, &what)?;
     sk.check_image(head.width, head.height, limits)?;
     let image = crate::declare::image::decode(&bytes, &what, limits)?;
-    let name = path
-        .file_stem()
-        .map_or("character".into(), |s| s.to_string_lossy().into_owned());
-    let name = name.strip_suffix(".skeleton").unwrap_or(&name).to_string();
     Ok(Input {
         sk,
         image,
         image_path,
         name,
+        layers: None,
     })
 }
 
@@ -426,6 +464,7 @@ pub fn load_any(path: &Path, limits: &Limits) -> Result<(Input, Option<Vec<u8>>)
             image,
             image_path,
             name,
+            layers: None,
         },
         Some(text),
     ))
@@ -474,7 +513,10 @@ pub fn slice_stage(input: &Input, rule: Rule, t: &mut Timings) -> Result<Sliced,
     let mut clock = Instant::now();
     let sil = silhouette(&input.image, input.sk.background)?;
     t.lap("silhouette", &mut clock);
-    let sl = slice_with(&input.sk, &sil, rule)?;
+    let sl = match &input.layers {
+        Some((l, bone_of)) => crate::cut::layers::slice_layered(&input.sk, &sil, l, bone_of, rule)?,
+        None => slice_with(&input.sk, &sil, rule)?,
+    };
     t.lap("slice", &mut clock);
     let tree = tree::build(&input.sk);
     let map = PivotMap::new(&input.sk, &tree, &sl);

@@ -216,7 +216,8 @@ pub fn machine_json(clips: &[(&str, &motion::Walk)]) -> Value {
         .map(|(n, _)| *n)
         .collect();
     layered.sort();
-    let mut sm = json!({"name": "sm", "input": super::MACHINE_INPUT, "blend": blend, "triggers": triggers});
+    let mut sm =
+        json!({"name": "sm", "input": super::MACHINE_INPUT, "blend": blend, "triggers": triggers});
     if !layered.is_empty() {
         sm["layers"] = Value::Array(
             layered

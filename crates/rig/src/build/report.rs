@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::cut::slice::Confidence;
+use crate::cut::slice::{Confidence, Rule};
 use crate::cut::verify::{self, Verification};
 use crate::declare::silhouette::Silhouette;
 use crate::declare::skeleton::{Skeleton, png_name};
@@ -119,19 +119,29 @@ pub fn mesh_json(sk: &Skeleton, m: &Meshed) -> Value {
 }
 
 /// The confidence of the deliberately bad declaration (every radius doubled),
-/// `None` when that declaration cannot be sliced.
+/// `None` when every pixel came from a layered drawing's layers (nothing to doubt: the
+/// gate passes, `control` is null).
 pub fn confidence_control(
     sk: &Skeleton,
     sil: &Silhouette,
     sl: &crate::cut::slice::Slicing,
 ) -> Option<Confidence> {
+    // a layered drawing's layers decide every pixel: nothing is guessed, no control
+    if sl.rule == Rule::Layers {
+        return None;
+    }
     let bad = crate::cut::slice::doubled(sk);
     let own = crate::cut::slice::ownership_with_ink(&bad, sil, sl.rule, &sl.ink);
     Some(crate::cut::slice::confidence(&bad, sil, &own))
 }
 
 /// The `confidence` section of the report: ours, the control's, the rule.
-pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidence>) -> Value {
+pub fn confidence_json(
+    sk: &Skeleton,
+    c: &Confidence,
+    control: Option<&Confidence>,
+    layers: bool,
+) -> Value {
     let parts: Vec<Value> = sk
         .bones
         .iter()
@@ -152,7 +162,7 @@ pub fn confidence_json(sk: &Skeleton, c: &Confidence, control: Option<&Confidenc
             "unpainted_border_share": k.unpainted_share(), "seed_disagreement": k.seed_disagreement,
             "tube_excess": k.tube_excess(), "fit_shrink": k.fit_shrink, "doubt": k.doubt()})),
         "threshold": {"control_doubt_above_ours_by": CONFIDENCE_MARGIN},
-        "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN),
+        "control_fails": ctl.is_some_and(|d| d >= doubt + CONFIDENCE_MARGIN) || layers,
     })
 }
 
@@ -283,14 +293,19 @@ pub(super) fn report(
                 if p.has_part() {
                     json!({"name": p.name, "png": png_name(&p.name), "area_px": p.area,
                        "visible_px": p.visible_px, "tube_px": p.tube_px,
-                       "hidden_px": p.hidden_px, "hidden_pct": p.hidden_fraction() * 100.0})
+                       "hidden_px": p.hidden_px, "filled_px": p.filled_px, "hidden_pct": p.hidden_fraction() * 100.0})
                 } else {
                     json!({"name": p.name, "part": false, "tube_px": p.tube_px,
                            "declared_partless": !sk.bones[p.bone].part})
                 }
             })
             .collect();
-    let conf = confidence_json(sk, &s.sl.confidence, control.as_ref());
+    let conf = confidence_json(
+        sk,
+        &s.sl.confidence,
+        control.as_ref(),
+        s.sl.rule == Rule::Layers,
+    );
     let mj = mesh_json(sk, m);
     let weights_local = m.schemes.chosen.is_some();
     let ramp_fails = mj["weights"]["control"]["fails"].as_bool().unwrap_or(false);
@@ -330,6 +345,7 @@ pub(super) fn report(
         "bones": sk.bones.len(),
         "connectors": s.tree.connectors(),
         "slicing": {"rule": s.sl.rule.name(), "parts": parts, "hidden_total_pct": s.sl.hidden_total() * 100.0,
+                    "filled_px": s.sl.parts.iter().map(|p| p.filled_px).sum::<u64>(),
                     "warnings": s.sl.warnings, "confidence": conf},
         "reassembly": verify_json(v),
         "weights": mj["weights"],

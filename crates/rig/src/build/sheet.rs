@@ -212,6 +212,7 @@ pub(super) fn walk_frames(
             pivot: [0.0, 0.0],
             area: 0,
             hidden_px: 0,
+            filled_px: 0,
             tube_px: 0,
             visible_px: 0,
         })

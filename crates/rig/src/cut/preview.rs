@@ -51,7 +51,7 @@ impl Prepared {
     pub fn ink_for(&self, rule: Rule) -> &Ink {
         match rule {
             Rule::Paint => &self.ink,
-            Rule::Tubes => &self.none,
+            Rule::Tubes | Rule::Layers => &self.none,
         }
     }
 

@@ -567,7 +567,7 @@ pub fn verify(sk: &Skeleton, sil: &Silhouette, sl: &Slicing, map: &PivotMap) -> 
             let k = p.bone;
             for y in 0..p.height {
                 for x in 0..p.width {
-                    if p.hidden[y * p.width + x] == 1 {
+                    if p.hidden[y * p.width + x] != 0 {
                         let o = sl.owner[(y + p.origin[1]) * w + x + p.origin[0]];
                         if o > 0 {
                             let j = o as usize - 1;

@@ -11,7 +11,8 @@
 //! `E_RIG_RADIUS` (≤ 0 or non-finite), `E_RIG_NAN` (a non-finite
 //! coordinate or depth), `E_RIG_OUTSIDE` (a point outside the image),
 //! `E_RIG_BACKGROUND`, `E_RIG_FACING`, `E_RIG_MOCAP` (a mapping naming an
-//! unknown bone). A bone's optional `"part": false` declares it partless
+//! unknown bone), `E_RIG_LAYER` (a `layers` map that is not an object of
+//! layer name → declared bone name). A bone's optional `"part": false` declares it partless
 //! (`E_RIG_JSON` when it is not a boolean); its optional `"bend"` is
 //! `"normal"` (the default) or `"reversed"` (its angle relative to its
 //! parent is the capture's negated: a quadruped's hock), `E_RIG_BEND` for
@@ -68,6 +69,8 @@ pub struct Bone {
     pub radii: Vec<f64>,
     /// Smaller is nearer; ties: later declared is nearer.
     pub depth: f64,
+    /// The declaration gave `depth` (else 0, or the layer order of a layered drawing).
+    pub depth_given: bool,
     /// Capture joint (`mocap` map), if any.
     pub joint: Option<String>,
     /// `"part": false` declares a bone without a part (no image, no mesh, no
@@ -128,6 +131,9 @@ pub struct Skeleton {
     /// throughout: a character whose limbs are not the capture's, such as a
     /// quadruped walked by a human capture).
     pub order_from_capture: bool,
+    /// A layered drawing's `layers` map: layer (or group) name → bone index
+    /// (`E_RIG_LAYER` for a value naming no bone).
+    pub layers: Vec<(String, usize)>,
 }
 
 /// The bones a motion drives (issue 47): a named set or a list of bones.
@@ -400,6 +406,30 @@ impl Skeleton {
             }
         }
         let motion_bones = parse_motion_bones(root.get("motion_bones"), &names)?;
+        let mut layers = Vec::new();
+        if let Some(m) = root.get("layers").filter(|m| !m.is_null()) {
+            let Value::Object(m) = m else {
+                return Err(bad(
+                    "E_RIG_LAYER",
+                    "layers is not an object (layer name -> bone name)",
+                ));
+            };
+            for (layer, bone) in m {
+                let Value::String(bone) = bone else {
+                    return Err(bad(
+                        "E_RIG_LAYER",
+                        format!("layers.{layer} is not a bone name string"),
+                    ));
+                };
+                let Some(k) = names.iter().position(|n| n == bone) else {
+                    return Err(bad(
+                        "E_RIG_LAYER",
+                        format!("layers maps '{layer}' to the unknown bone '{bone}'"),
+                    ));
+                };
+                layers.push((layer.clone(), k));
+            }
+        }
         Ok(Skeleton {
             image,
             background,
@@ -409,6 +439,7 @@ impl Skeleton {
             mocap_given,
             motion_bones,
             order_from_capture,
+            layers,
         })
     }
 
@@ -630,6 +661,7 @@ fn parse_bone(o: &Map<String, Value>, name: &str, names: &[String]) -> Result<Bo
         points,
         radii,
         depth,
+        depth_given: o.get("depth").is_some(),
         joint: None,
         part,
         bend,

@@ -1,6 +1,7 @@
 //! Which hidden fill the build's clips can reveal (issue 26): the texture
 //! pages keep a part's hidden fill only where some pose of the clips shows it,
-//! plus a margin.
+//! plus a margin. A layered drawing's hidden paint (a layer's own paint under
+//! nearer layers, `hidden` = 2) is kept and dropped by the same measure.
 //!
 //! **Measure**: every clip of the model (the motions and `idle`, the drawn
 //! pose), and every body-part layer's clip over every looping clip of the
@@ -102,7 +103,10 @@ pub fn seen_per_clip(
         ox: 0.0,
         oy: 0.0,
     };
-    let has_hidden: Vec<bool> = parts.iter().map(|p| p.hidden.contains(&1)).collect();
+    let has_hidden: Vec<bool> = parts
+        .iter()
+        .map(|p| p.hidden.iter().any(|&h| h != 0))
+        .collect();
     // the renders read only alpha: one byte a texel keeps more of each part in the cache
     let alpha: Vec<AlphaPlane> = parts.iter().map(AlphaPlane::of).collect();
     let s = RENDER_SCALE;
@@ -238,7 +242,7 @@ pub fn trim(
     for (p, s) in parts.iter().zip(seen) {
         let (w, h) = (p.width, p.height);
         // the seen hidden texels grown by MARGIN
-        let seen_hidden: Vec<bool> = (0..w * h).map(|i| s[i] && p.hidden[i] == 1).collect();
+        let seen_hidden: Vec<bool> = (0..w * h).map(|i| s[i] && p.hidden[i] != 0).collect();
         let mut keep = dilate(&seen_hidden, w, h, MARGIN);
         // the part's own paint grown by `pad`: the hidden fill under a nearer
         // neighbour's edge, which covers the seam between the two parts
@@ -253,7 +257,7 @@ pub fn trim(
         let mut q = p.clone();
         let (mut kept, mut dropped) = (0u64, 0u64);
         for i in 0..w * h {
-            if p.hidden[i] == 1 && p.rgba[i * 4 + 3] > 0 {
+            if p.hidden[i] != 0 && p.rgba[i * 4 + 3] > 0 {
                 if keep[i] {
                     kept += 1;
                 } else {

@@ -20,7 +20,7 @@
 //! meshes; changed pixels (largest RGBA difference > 8) are counted in the
 //! exclusive region of the distal part (the bone's) and of the proximal part
 //! (the declared parent's) — pixels covered (alpha > 127) by that part and
-//! no other at rest. *Choice*: a proximal pixel that the moving parts (the
+//! painted by no other (alpha > 0) at rest. *Choice*: a proximal pixel that the moving parts (the
 //! bent bone's subtree) cover in the bent pose is not counted — that change
 //! is the distal limb passing over, not the proximal part deforming (an arm
 //! drawn over the torso sweeps over it under any weights). Joint volume
@@ -363,17 +363,21 @@ pub fn table(sk: &Skeleton, sl: &Slicing, meshes: &[PartMesh]) -> SchemeTable {
         })
         .collect();
     // rest coverage of the whole drawing: at rest a part's mesh shows its PNG
-    // exactly (pixel centres hit texel centres), so coverage is PNG alpha > 127
+    // exactly (pixel centres hit texel centres); a pixel is exclusive to a part
+    // when no other part paints it at all (alpha > 0: the faint edge of a
+    // layered drawing's nearer layer over it changes it when that layer moves)
     let (w, h) = (sl.width, sl.height);
     let mut count = vec![0u8; w * h];
     let mut last = vec![0u8; w * h];
     for p in &sl.parts {
         for y in 0..p.height {
             for x in 0..p.width {
-                if p.rgba[(y * p.width + x) * 4 + 3] > 127 {
+                let a = p.rgba[(y * p.width + x) * 4 + 3];
+                if a > 0 {
                     let i = (y + p.origin[1]) * w + x + p.origin[0];
                     count[i] = count[i].saturating_add(1);
-                    last[i] = p.bone as u8;
+                    // a faint pixel of the part is no one's exclusive pixel
+                    last[i] = if a > 127 { p.bone as u8 } else { u8::MAX };
                 }
             }
         }
