@@ -112,8 +112,8 @@ fn main() {
                 let (mut acc, mut n) = ([0.0; 3], 0.0);
                 for i in 0..p.width * p.height {
                     if p.hidden[i] == 0 && p.rgba[i * 4 + 3] > 0 {
-                        for k in 0..3 {
-                            acc[k] += p.rgba[i * 4 + k] as f64;
+                        for (a, &c) in acc.iter_mut().zip(&p.rgba[i * 4..i * 4 + 3]) {
+                            *a += c as f64;
                         }
                         n += 1.0;
                     }

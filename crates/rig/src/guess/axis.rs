@@ -289,10 +289,12 @@ fn thin(m: &[bool], w: usize, h: usize) -> Vec<bool> {
                     if a != 1 {
                         continue;
                     }
+                    // Zhang–Suen: P2·P4·P6 = 0 and P4·P6·P8 = 0 (pass 1), P2·P4·P8 = 0 and
+                    // P2·P6·P8 = 0 (pass 2); p[0], p[2], p[4], p[6] are P2, P4, P6, P8
                     let ok = if pass == 0 {
-                        !(p[0] && p[2] && p[4]) && !(p[2] && p[4] && p[6])
+                        !p[2] || !p[4] || (!p[0] && !p[6])
                     } else {
-                        !(p[0] && p[2] && p[6]) && !(p[0] && p[4] && p[6])
+                        !p[0] || !p[6] || (!p[2] && !p[4])
                     };
                     if ok {
                         del.push(i);

@@ -415,7 +415,9 @@ pub fn keypoints(sk: &Skeleton) -> Vec<(String, [f64; 2])> {
             }
             continue;
         }
-        let roles: [(&[&str], &[&str], &[&str], [&str; 3]); 2] = [
+        // per limb: the words of its upper bone, lower bone and end, and its three joints' names
+        type Limb<'a> = (&'a [&'a str], &'a [&'a str], &'a [&'a str], [&'a str; 3]);
+        let roles: [Limb; 2] = [
             (
                 &["upper", "arm"],
                 &["forearm"],
