@@ -50,8 +50,20 @@ fn stored_for(rgb: &[u8], w: usize, h: usize, o: u8) -> (Vec<u8>, usize, usize) 
 /// An EXIF APP1 payload with one IFD0 entry: orientation `o`.
 fn exif(o: u16, little: bool) -> Vec<u8> {
     let mut v = b"Exif\0\0".to_vec();
-    let u16b = |x: u16| if little { x.to_le_bytes() } else { x.to_be_bytes() };
-    let u32b = |x: u32| if little { x.to_le_bytes() } else { x.to_be_bytes() };
+    let u16b = |x: u16| {
+        if little {
+            x.to_le_bytes()
+        } else {
+            x.to_be_bytes()
+        }
+    };
+    let u32b = |x: u32| {
+        if little {
+            x.to_le_bytes()
+        } else {
+            x.to_be_bytes()
+        }
+    };
     v.extend_from_slice(if little { b"II*\0" } else { b"MM\0*" });
     v.extend_from_slice(&u32b(8));
     v.extend_from_slice(&u16b(1));
