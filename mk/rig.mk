@@ -1,18 +1,19 @@
 # re2d rig — the drawing-to-.riv pipeline (issue 19, spec rig.md): its seed-sized gates in release,
 # and the bench of a whole `rig build`.
 
-TEST_TARGETS  += test-rig test-motion
+TEST_TARGETS  += test-rig test-motion test-strikes
 BENCH_TARGETS += bench-rig bench-slice
 
 RIG_BENCH_DIR := target/bench-rig
+STRIKES_DIR   := target/test-strikes
 
 # The neutral-stance fighter's motions (issue 42; docs/strikes.md): the normal walk, the punch
 # (CMU 79_08: the straight right and the hook back across the chest, from guard; the elbow needs
-# more than the 90° working-pose limit) and the kick (CMU 75_16: crouch, turning jump kick,
+# more than the 90° working-pose limit, and so do the kick's hips and knees) and the kick (CMU 75_16: crouch, turning jump kick,
 # landing), both one-shots that start and end in the drawn stance.
 FIGHTER_MOTIONS = --motion walk=assets/mocap/cmu-07-01-walk.bvh \
 	--motion punch=assets/mocap/cmu-79-08-boxing.bvh:once --range punch=2.50..3.05 --max-turn punch=150 \
-	--motion kick=assets/mocap/cmu-75-16-jump-kick.bvh:once --range kick=1.35..2.55
+	--motion kick=assets/mocap/cmu-75-16-jump-kick.bvh:once --range kick=1.35..2.55 --max-turn kick=150
 
 .PHONY: test-rig test-motion bench-rig bench-slice
 
@@ -56,6 +57,21 @@ bench-rig: release
 	$(PY) tools/rig_sheet_bench.py --re2d target/release/re2d $(foreach c,$(RIG_SHEET_CHARS),--build $(RIG_BENCH_DIR)/$(c))
 	@echo "== issue 24's budget: the coat with the paint rule, the tube rule, and the baseline build (benches/rig_budget.sh)"
 	@benches/rig_budget.sh $(RIG_BENCH_DIR)/d $(RIG_BENCH_DIR)/budget
+
+# The fighter's strikes (issue 42), measured against the truth of the generated drawing:
+# testkit/examples/rig_fill_judge.rs paints the fighter and each of its parts alone (the hidden
+# layers), rigs it with FIGHTER_MOTIONS and, per clip, compares the hidden fill each clip
+# uncovers with the painter's hidden paint; a flat fill of each part's mean colour is the
+# control and must score worse in every clip (exit 1 otherwise, and when nothing is uncovered).
+# Then the build's report must hold the per-clip measures (path errors, uncovered areas, joint
+# area change), the model and the .riv their draw-order keys and rules (riv check --json), and
+# the keys add at most 5 % to the .riv (tools/strikes_check.py).
+.PHONY: test-strikes
+test-strikes: release
+	@rm -rf $(STRIKES_DIR) && mkdir -p $(STRIKES_DIR)
+	target/release/examples/rig_fill_judge $(STRIKES_DIR)/judge $(FIGHTER_MOTIONS)
+	target/release/re2d rig build $(STRIKES_DIR)/judge/fighter.skeleton.json $(FIGHTER_MOTIONS) --out $(STRIKES_DIR)/fighter
+	$(PY) tools/strikes_check.py $(STRIKES_DIR)/fighter target/release/re2d
 
 # The independent motion judge (issue 25; tools/motion_judge.py: its own BVH parser and numpy
 # forward kinematics, not the code under test): the generated biped built with the shipped walk,

@@ -157,7 +157,7 @@ pub fn slice_layered(
         layered: l,
         bone_of,
     };
-    let (parts, warnings) = cut_parts(sk, sil, &own.owner, Some(&o))?;
+    let (parts, warnings) = cut_parts(sk, sil, &own.owner, Some(&o), &ink.mask)?;
     if parts.iter().all(|p| !p.has_part()) {
         return Err(RigError::new(
             "E_RIG_PART",

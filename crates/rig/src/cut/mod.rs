@@ -13,6 +13,7 @@
 //! | `preview.rs` | an editor's slicing: ownership, confidence and warnings without part images, from a silhouette and ink found once | §3 |
 //! | `parts.rs` | cutting parts out of an ownership map: crop, hidden fill by an exact distance transform, layered bones' own paint, partless and sliver warnings | §3 |
 //! | `layers.rs` | a layered drawing's layers as parts: layer → bone, ownership by the layer on top, depths from the layer order | §3 (issue 40) |
+//! | `fill.rs` | the hidden fill's sources: clean visible paint, off the painted lines and 3 px inside the part's paint (issue 42) | §3 |
 //! | `verify.rs` | reassembly from the pivot map alone, IoU + colour, three controls | §4 |
 //!
 //! Uses `declare` only.
@@ -20,6 +21,7 @@
 pub mod beyond;
 pub mod claims;
 pub mod confidence;
+pub mod fill;
 pub mod ink;
 pub mod layers;
 pub mod paint;

@@ -256,6 +256,7 @@ pub fn cut_parts(
     sil: &Silhouette,
     owner: &[u8],
     layers: Option<&Own>,
+    ink: &[bool],
 ) -> Result<(Vec<PartImage>, Vec<String>), RigError> {
     let (w, h) = (sil.width as usize, sil.height as usize);
     let nb = sk.bones.len();
@@ -398,7 +399,14 @@ pub fn cut_parts(
                 visible[y * cw + x] = owner[(y + y0) * w + x + x0] as usize == k + 1;
             }
         }
-        let near = nearest_feature(&visible, cw, ch);
+        // the fill's sources: clean visible paint, off the lines and the border (fill.rs)
+        let clean = crate::cut::fill::sources(
+            &visible,
+            |ci| ink.get((ci / cw + y0) * w + ci % cw + x0) == Some(&true),
+            cw,
+            ch,
+        );
+        let near = nearest_feature(&clean, cw, ch);
         let mut rgba = vec![0u8; cw * ch * 4];
         let mut hidden = vec![0u8; cw * ch];
         let (mut area, mut hidden_px) = (0u64, 0u64);

@@ -349,7 +349,7 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
     let own = ownership_with_ink(sk, sil, rule, &ink);
     let confidence = confidence(sk, sil, &own);
     let Ownership { owner, how, .. } = own;
-    let (parts, warnings) = crate::cut::parts::cut_parts(sk, sil, &owner, None)?;
+    let (parts, warnings) = crate::cut::parts::cut_parts(sk, sil, &owner, None, &ink.mask)?;
     if parts.iter().all(|p| !p.has_part()) {
         return Err(RigError::new(
             "E_RIG_PART",
