@@ -58,14 +58,23 @@ impl std::ops::DerefMut for Server {
 
 /// Starts `rig edit PATH --no-open` and reads the URL it prints: (server, host:port, /TOKEN/).
 fn start(path: &Path) -> (Server, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_re2d"))
-        .args(["rig", "edit"])
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_re2d"));
+    cmd.args(["rig", "edit"])
         .arg(path)
         .arg("--no-open")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // SIGINT at its default action, as in a terminal: a test run started in the background
+    // by a non-interactive shell inherits it ignored (and so would the editor).
+    // SAFETY: signal() is async-signal-safe, the only call between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.as_mut().unwrap())
         .read_line(&mut line)
