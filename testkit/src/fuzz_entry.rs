@@ -659,14 +659,14 @@ fn layered(data: &[u8]) {
     }
 }
 
-/// OpenRaster bytes (rig.md, issue 40) → [`layered`].
+/// OpenRaster bytes (rig.md, issue 40): read, flattened, the top layer per pixel.
 pub fn rig_ora(data: &[u8]) {
     if data.starts_with(b"PK\x03\x04") {
         layered(data);
     }
 }
 
-/// Photoshop bytes (rig.md, issue 40) → [`layered`].
+/// Photoshop bytes (rig.md, issue 40): read, flattened, the top layer per pixel.
 pub fn rig_psd(data: &[u8]) {
     if data.starts_with(b"8BPS") {
         layered(data);

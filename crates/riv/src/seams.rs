@@ -3,7 +3,7 @@
 //!
 //! The **silhouette** of a pose is every pixel where some part drew a texel
 //! of alpha > 0 ([`crate::reference::Rendered::silhouette`]). Its
-//! **interior** is the silhouette eroded by the [rim](rim) (a square): the
+//! **interior** is the silhouette eroded by the `rim` (a square): the
 //! outline's own soft edge is not a seam. The **joins** are the pixels where
 //! two or more parts drew such a texel: where parts meet. A pixel of the
 //! interior's joins is **uncovered** when the frame's alpha there is below

@@ -266,7 +266,7 @@ pub struct Options {
     /// Crop pixels of hidden fill kept around each part's own paint
     /// ([`crate::skin::reveal::SEAM_PAD`]; 0: none, the seams show).
     pub seam_pad: usize,
-    /// Also write `strip_<clip>.png` per clip (`--strips`, [`strips`]).
+    /// Also write `strip_<clip>.png` per clip (`--strips`, `strips`).
     pub strips: bool,
 }
 

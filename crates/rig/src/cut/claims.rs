@@ -1,6 +1,6 @@
 //! Claims of the paint rule (rig.md §3, steps 3–4 of [`crate::cut::paint`]).
 //!
-//! - [`grow`]: a two-label Dijkstra (4-connected, over pixels with alpha > 0, never entering
+//! - `grow`: a two-label Dijkstra (4-connected, over pixels with alpha > 0, never entering
 //!   ink) of the geodesic distance from every bone's seeds: crossing a painted edge costs its
 //!   step / 8 (the largest premultiplied channel step to the neighbour or the pixel after
 //!   it), a step to a pixel in another tube but outside the bone's own costs [`OUT_COST`].
@@ -10,7 +10,7 @@
 //!   nearest tube. A *pinned* seed (one that a nearer bone's tube contains only within
 //!   [`PIN`] of its outline, with ink or a colour change of [`WEAK`] between it and that
 //!   bone's axis within `PIN + 4` px) cannot be taken by that bone's claim.
-//! - [`decide`]: a pixel goes to its best label, except that the nearest tube containing it
+//! - `decide`: a pixel goes to its best label, except that the nearest tube containing it
 //!   keeps it when that tube's claim is the second best and within [`SLACK`] of the best; a
 //!   pixel no seed reaches keeps the tube rule.
 

@@ -25,7 +25,7 @@ pub struct Confidence {
     pub tube_px: u64,
     /// Of them, pixels another bone owns.
     pub tube_other: u64,
-    /// How much the fit shrank the declared tubes (see [`fit_shrink`]).
+    /// How much the fit shrank the declared tubes (see `fit_shrink`).
     pub fit_shrink: f64,
 }
 

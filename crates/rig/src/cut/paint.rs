@@ -1,17 +1,17 @@
 //! The paint rule (rig.md §3, `--slicing paint`): the drawing's lines and edges decide the
 //! pixels that two tubes (or none) claim. Its steps, each a function a reader can follow:
 //!
-//! 1. [`crate::cut::seeds::candidates`] — seed candidates per bone: inner zones along the
+//! 1. `crate::cut::seeds::candidates` — seed candidates per bone: inner zones along the
 //!    body, end caps only where the body reaches them without crossing a line;
-//! 2. [`crate::cut::seeds::vote`] — per region of paint, the bones with enough votes keep
+//! 2. `crate::cut::seeds::vote` — per region of paint, the bones with enough votes keep
 //!    their seeds (a bone outvoted everywhere keeps its best region);
-//! 3. [`crate::cut::claims::grow`] — the two-label geodesic claims from the seeds;
-//! 4. [`crate::cut::claims::decide`] — each pixel to its best claim (the tube owner within
-//!    [`SLACK`]), then [`crate::cut::beyond::unseeded_regions`] for regions no seed reaches;
-//! 5. [`own_ink`] — the lines to the parts beside them;
-//! 6. [`trusted_tubes`] — tubes drawn along their part's outline keep the tube rule.
+//! 3. `crate::cut::claims::grow` — the two-label geodesic claims from the seeds;
+//! 4. `crate::cut::claims::decide` — each pixel to its best claim (the tube owner within
+//!    [`SLACK`]), then `crate::cut::beyond::unseeded_regions` for regions no seed reaches;
+//! 5. `own_ink` — the lines to the parts beside them;
+//! 6. `trusted_tubes` — tubes drawn along their part's outline keep the tube rule.
 //!
-//! [`Paint`] carries what every step reads: the declaration (its fitted tubes), the
+//! `Paint` carries what every step reads: the declaration (its fitted tubes), the
 //! silhouette, the figure's pixels, what the tubes say about each pixel, the ink, the edge
 //! strengths and the bones' depth ranks.
 

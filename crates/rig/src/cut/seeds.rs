@@ -2,13 +2,13 @@
 //! bone's paint surely is, voted per region of paint.
 //!
 //! - *Plain* pixels: off painted edges and ink (seeds are never on either).
-//! - *Candidates* ([`candidates`]): a plain pixel seeds the bone whose inner zone along its
+//! - *Candidates* (`candidates`): a plain pixel seeds the bone whose inner zone along its
 //!   body is the nearest containing it — or the nearer bone whose inner zone contains it
 //!   only in an end cap, when that bone's body reaches the pixel without crossing a line
 //!   (ink in an outlined drawing, at least half of whose rim is ink; painted edges in one
 //!   without outlines). A bone without any candidates seeds on the pixels of its core that
 //!   no other core contains.
-//! - *Votes* ([`vote`]): per region of paint (4-connected plain pixels) a bone keeps its
+//! - *Votes* (`vote`): per region of paint (4-connected plain pixels) a bone keeps its
 //!   candidates only with at least [`SEED_SHARE`] of the votes of the region's best bone; a
 //!   bone outvoted in every region keeps its candidates in its best region. The share of
 //!   votes that lost is the seed disagreement.
