@@ -294,3 +294,94 @@ fn guessed_skeleton_meets_generated_truth() {
         assert!(*s >= 0.9, "{n}: PCK {s:.3}");
     }
 }
+
+/// A line drawing: a torso and an arm across it, both filled with the same
+/// paper colour inside a 2-px black outline (or, for the control, the arm
+/// filled red), on a green key. Returns the reassembly proof.
+fn line_drawing(arm: [u8; 3]) -> re2d_rig::cut::verify::Verification {
+    use re2d_rig::cut::{slice, verify};
+    use re2d_rig::declare::{skeleton::Skeleton, tree};
+    let (w, h) = (240usize, 240usize);
+    let mut px = vec![0u8; w * h * 4];
+    let inside = |x: f64, y: f64, r: [f64; 4]| x >= r[0] && x < r[2] && y >= r[1] && y < r[3];
+    let torso = [80.0, 40.0, 160.0, 220.0];
+    let arm_r = [40.0, 110.0, 200.0, 140.0];
+    for y in 0..h {
+        for x in 0..w {
+            let (fx, fy) = (x as f64 + 0.5, y as f64 + 0.5);
+            let shrink = |r: [f64; 4]| [r[0] + 2.0, r[1] + 2.0, r[2] - 2.0, r[3] - 2.0];
+            let c = if inside(fx, fy, shrink(arm_r)) {
+                arm
+            } else if inside(fx, fy, arm_r) {
+                [0, 0, 0]
+            } else if inside(fx, fy, shrink(torso)) {
+                [236, 232, 220]
+            } else if inside(fx, fy, torso) {
+                [0, 0, 0]
+            } else {
+                [0, 255, 0]
+            };
+            px[(y * w + x) * 4..][..4].copy_from_slice(&[c[0], c[1], c[2], 255]);
+        }
+    }
+    let img = RgbaImage {
+        data: px,
+        width: w as u32,
+        height: h as u32,
+    };
+    let decl = br##"{"version": 1, "image": "l.png", "background": "#00ff00", "bones": [
+      {"name": "torso", "points": [[120, 215], [120, 45]], "radius": 42, "depth": 2},
+      {"name": "arm", "parent": "torso", "points": [[120, 125], [195, 125]], "radius": 17, "depth": 1}]}"##;
+    let sk = Skeleton::parse(decl, &Limits::DEFAULT).unwrap();
+    let sil = silhouette(&img, sk.background).unwrap();
+    let sl = slice::slice(&sk, &sil).unwrap();
+    let t = tree::build(&sk);
+    let map = verify::PivotMap::new(&sk, &t, &sl);
+    verify::verify(&sk, &sil, &sl, &map)
+}
+
+/// Issue 41: on a line drawing whose overlapping parts are painted alike, the
+/// depth swap cannot change a pixel: it is reported not measurable and does
+/// not refuse the build (the drawing reassembles exactly). The control: the
+/// arm painted red, where the swap changes the picture, keeps the control
+/// measurable — and failing, as required.
+#[test]
+fn depth_swap_on_a_line_drawing() {
+    let v = line_drawing([236, 232, 220]);
+    let swap = v
+        .controls
+        .iter()
+        .find(|c| c.name == "depth-swap")
+        .expect("a depth swap");
+    println!(
+        "paper arm: {} (fails {}, measurable {})",
+        swap.detail, swap.fails, swap.measurable
+    );
+    assert!(!swap.measurable, "{}", swap.detail);
+    assert!(
+        v.iou >= 0.98 && v.colour >= 0.95,
+        "iou {} colour {}",
+        v.iou,
+        v.colour
+    );
+    let others_fail = v
+        .controls
+        .iter()
+        .filter(|c| c.name != "depth-swap")
+        .all(|c| c.fails);
+    assert_eq!(
+        v.pass, others_fail,
+        "the unmeasurable swap decided the gate"
+    );
+    let red = line_drawing([220, 30, 30]);
+    let swap = red
+        .controls
+        .iter()
+        .find(|c| c.name == "depth-swap")
+        .expect("a depth swap");
+    println!(
+        "red arm: {} (fails {}, measurable {})",
+        swap.detail, swap.fails, swap.measurable
+    );
+    assert!(swap.measurable && swap.fails, "{}", swap.detail);
+}

@@ -56,13 +56,20 @@ pub fn verify_json(v: &Verification) -> Value {
         "colour": v.colour,
         "threshold": {"iou": verify::T_IOU, "colour": verify::T_COLOUR, "margin": verify::MARGIN,
                       "depth_swap_iou_within": verify::IOU_SAME},
-        "controls": v.controls.iter().map(|c| json!({
-            "name": c.name, "detail": c.detail,
-            "iou": c.iou, "colour": c.colour,
-            "window_iou": c.window_iou, "window_colour": c.window_colour,
-            "correct_window_iou": c.correct_iou, "correct_window_colour": c.correct_colour,
-            "fails": c.fails,
-        })).collect::<Vec<_>>(),
+        "controls": v.controls.iter().map(|c| {
+            let mut o = json!({
+                "name": c.name, "detail": c.detail,
+                "iou": c.iou, "colour": c.colour,
+                "window_iou": c.window_iou, "window_colour": c.window_colour,
+                "correct_window_iou": c.correct_iou, "correct_window_colour": c.correct_colour,
+                "fails": c.fails,
+            });
+            // only a control that cannot fail on this drawing says so (issue 41)
+            if !c.measurable {
+                o["measurable"] = json!(false);
+            }
+            o
+        }).collect::<Vec<_>>(),
         "pass": v.pass,
     })
 }
