@@ -10,7 +10,8 @@ compares that with the clip's world angle per bone, read from `model.json`
 What it takes from the build: which joint drives which bone and which rule it
 follows, and which bones it mirrored for a `"bend": "reversed"` (`report.json`:
 the mapping is a declaration, not a result), the cut or excerpt (frames) and the
-seam width it claims (checked: at most 15 % of the cycle). What it computes:
+seam width it claims (checked: at most 15 % of the cycle), and for a one-shot the stance ease
+at each end (checked: at most 15 % of the clip). What it computes:
 everything else. What it expects of the anatomy comes from the declaration
 given with --skeleton (its `facing` and each bone's `bend`), not from the build.
 
@@ -356,9 +357,14 @@ def judge_clip(name, bvh_path, model, report, skel, facing_right, fails, frontal
     for b in trunk:
         frac[b] = (acc_len / tot, (acc_len + blen(b)) / tot)
         acc_len += blen(b)
-    seam = m["seam_keys"] if looped else 0
+    # a cyclic clip's seam blend, or a one-shot's ease into the drawn stance at each end (issue
+    # 42: the first and last 0.15 s, at most 15 % of the clip each): those keys leave the
+    # capture on purpose and are not judged, so their claimed width is checked
+    seam = m["seam_keys"]
     if looped and 2 * seam > SEAM_MAX * K:
         fails.append(f"{name}: the seam blend spans {2 * seam} of {K} keys, more than 15 %")
+    if not looped and seam > max(1, math.floor(SEAM_MAX * K)):
+        fails.append(f"{name}: the stance ease spans {seam} of {K} keys at each end, more than 15 %")
     rows = []
     capture_angle = {}
     # the capture's direction of every mapped bone, then the fit

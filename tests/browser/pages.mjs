@@ -148,7 +148,8 @@ try {
             // what the model says: one Number input, a Trigger per one-shot clip
             const modelFile = path.join(path.dirname(file), 'model.json');
             const sm = fs.existsSync(modelFile) ? JSON.parse(fs.readFileSync(modelFile, 'utf8')).state_machine : null;
-            const want = sm ? { ranges: 1, buttons: (sm.triggers || []).length } : null;
+            // a button per one-shot trigger and per body-part layer's trigger (issue 47)
+            const want = sm ? { ranges: 1, buttons: (sm.triggers || []).length + (sm.layers || []).length } : null;
             if (want ? r.controls.ranges !== want.ranges || r.controls.buttons !== want.buttons : r.controls.ranges < 1) {
                 why.push(`state machine controls: ${r.controls.ranges} sliders, ${r.controls.buttons} buttons${want ? `, the model has ${want.ranges} and ${want.buttons}` : ''}`);
             }

@@ -247,7 +247,43 @@ function readKeys(ks, at, arity, duration, names) {
     return { times, values };
 }
 
-function readClips(v, bones, boneIndex) {
+// A clip's draw-order keys (issue 42; src/riv/draworder.rs): `[[t, [part names nearest first]], …]`,
+// times in [0, duration] strictly increasing, every part named exactly once per key.
+function readDrawOrder(v, at, duration, partNames) {
+    if (absent(v)) return [];
+    const w = `${at}.draw_order`;
+    if (!Array.isArray(v)) fail('E_CLIP', w, `${w} is not an array`);
+    if (!v.length) fail('E_CLIP', w, `${w} has no keys`);
+    partNames.forEach((a, i) => {
+        const j = partNames.indexOf(a);
+        if (j < i) fail('E_CLIP', w, `${w} names parts, but the name '${a}' is used by parts ${j} and ${i}`);
+    });
+    const keys = [];
+    v.forEach((k, i) => {
+        const kw = `${w}[${i}]`;
+        if (!Array.isArray(k) || k.length !== 2) fail('E_CLIP', kw, `${kw} is not a [time, [parts…]] pair`);
+        const t = k[0];
+        if (typeof t !== 'number' || !Number.isFinite(t)) fail('E_CLIP', kw, `${kw}: the time is not a finite number`);
+        if (!(t >= 0 && t <= duration)) fail('E_CLIP', kw, `${kw}: time ${t} is outside [0, ${duration}]`);
+        if (keys.length && t <= keys[keys.length - 1].time) fail('E_CLIP', kw, `${kw}: time ${t} does not increase`);
+        if (!Array.isArray(k[1])) fail('E_CLIP', kw, `${kw}: the order is not an array of part names`);
+        const seen = new Array(partNames.length).fill(false);
+        const order = k[1].map((n) => {
+            if (typeof n !== 'string') fail('E_CLIP', kw, `${kw}: ${show(n)} is not a part name`);
+            const p = partNames.indexOf(n);
+            if (p < 0) fail('E_CLIP', kw, `${kw}: unknown part '${n}'`);
+            if (seen[p]) fail('E_CLIP', kw, `${kw}: part '${n}' is named twice`);
+            seen[p] = true;
+            return p;
+        });
+        const missing = seen.indexOf(false);
+        if (missing >= 0) fail('E_CLIP', kw, `${kw}: part '${partNames[missing]}' is missing (every part once)`);
+        keys.push({ time: t, order });
+    });
+    return keys;
+}
+
+function readClips(v, bones, boneIndex, partNames) {
     if (absent(v)) return [];
     if (!isObject(v)) fail('E_CLIP', 'clips', 'clips is not an object');
     const clips = Object.keys(v).map((name) => {
@@ -281,7 +317,8 @@ function readClips(v, bones, boneIndex) {
         }
         tracks.sort((a, b) => a.bone - b.bone);
         translations.sort((a, b) => a.bone - b.bone);
-        return { name, duration, loop: c.loop === true, step, tracks, translations };
+        const drawOrder = readDrawOrder(c.draw_order, at, duration, partNames);
+        return { name, duration, loop: c.loop === true, step, tracks, translations, drawOrder };
     });
     return clips.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -338,7 +375,11 @@ function readMachine(v, clips) {
         if (!Array.isArray(e) || e.length !== 2) bad(at, `${at} is not a [clip, threshold] pair`);
         const t = e[1];
         if (typeof t !== 'number' || !Number.isFinite(t)) bad(at, `${at}: the threshold is not a finite number`);
-        if (blend.length && t <= blend[blend.length - 1].threshold) bad(at, `${at}: threshold ${t} does not increase (the runtime never sorts them)`);
+        // the .riv stores binary32: finite there, and increasing there
+        if (!Number.isFinite(Math.fround(t))) bad(at, `${at}: threshold ${t} is beyond binary32 (the .riv would hold an infinity)`);
+        if (blend.length && Math.fround(t) <= Math.fround(blend[blend.length - 1].threshold)) {
+            bad(at, `${at}: threshold ${t} does not increase in binary32 (the runtime never sorts them)`);
+        }
         blend.push({ clip: clip(e[0], at), threshold: t });
     });
     if (!blend.length) bad('blend', 'blend needs at least one clip');
@@ -351,7 +392,33 @@ function readMachine(v, clips) {
         if (n === input || triggers.some((t) => t.name === n)) bad(at, `${at}: input name '${n}' is used twice`);
         triggers.push({ clip: clip(e[0], at), name: n });
     });
-    return { name, input, blend, triggers };
+    const layers = readLayers(v.layers, clips, [input, ...triggers.map((t) => t.name)], [...blend.map((b) => b.clip), ...triggers.map((t) => t.clip)], bad);
+    return { name, input, blend, triggers, layers };
+}
+
+// `state_machine.layers` (issue 47; src/riv/layers.rs): motions by body part, each its own layer
+// over the locomotion layer: `[{ name, clip, trigger }]`, names, clips and inputs used once.
+function readLayers(v, clips, takenInputs, takenClips, bad) {
+    if (absent(v)) return [];
+    if (!Array.isArray(v)) bad('layers', 'layers: is not an array');
+    const out = [];
+    v.forEach((e, i) => {
+        const at = `layers[${i}]`;
+        const no = (msg) => bad(at, `layers: ${msg}`);
+        if (!isObject(e)) no(`[${i}] is not an object`);
+        const text = (k) => (typeof e[k] === 'string' && e[k] !== '' ? e[k] : no(`[${i}].${k} is not a non-empty string`));
+        const name = text('name');
+        if (name === 'locomotion' || out.some((l) => l.name === name)) no(`[${i}]: the layer name '${name}' is used twice`);
+        const cn = text('clip');
+        const clip = clips.findIndex((c) => c.name === cn);
+        if (clip < 0) no(`[${i}]: no clip '${cn}'`);
+        if (takenClips.includes(clip) || out.some((l) => l.clip === clip)) no(`[${i}]: the clip '${cn}' already plays in another layer or the blend`);
+        const trigger = text('trigger');
+        if (takenInputs.includes(trigger) || out.some((l) => l.trigger === trigger)) no(`[${i}]: input name '${trigger}' is used twice`);
+        for (const k of Object.keys(e)) if (!['name', 'clip', 'trigger'].includes(k)) no(`[${i}]: unknown field '${k}' (name, clip, trigger)`);
+        out.push({ name, clip, trigger });
+    });
+    return out;
 }
 
 /**
@@ -368,7 +435,7 @@ export function readModel(json) {
     const bones = readBones(json.skeleton, warnings);
     const boneIndex = new Map(bones.map((b, i) => [b.name, i]));
     const { parts, textures } = readParts(json, boneIndex, warnings);
-    const clips = readClips(json.clips, bones, boneIndex);
+    const clips = readClips(json.clips, bones, boneIndex, parts.map((p) => p.name));
     const machine = readMachine(json.state_machine, clips);
     checkKeyTimes(clips, bones);
     return { name, bones, textures, parts, clips, machine, warnings };

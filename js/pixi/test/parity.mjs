@@ -25,6 +25,9 @@ const MUTANTS = [
     ['weight >= 0', "    const weight = (x, w) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x"],
     ['key times increase', "        if (i > 0 && t <= times[i - 1]) fail('E_CLIP', kw, `${kw}: time ${t} does not increase`);"],
     ['binary32 range', "        if (Math.abs(v) > F32_MAX) fail(code, what, `${what} = ${v} is outside the binary32 range of .riv double fields`);"],
+    ['draw_order every part once', "        if (missing >= 0) fail('E_CLIP', kw, `${kw}: part '${partNames[missing]}' is missing (every part once)`);"],
+    ['draw_order times increase', "        if (keys.length && t <= keys[keys.length - 1].time) fail('E_CLIP', kw, `${kw}: time ${t} does not increase`);"],
+    ['layer clip exists', "        if (clip < 0) no(`[${i}]: no clip '${cn}'`);"],
     ['key quantisation', "                if (i > 0 && f <= prev) fail('E_KEY_QUANT', `${w}[${i}]`, `${w}: keys at ${tr.times[i - 1]} s and ${t} s both land on frame ${f} at ${EXPORT_FPS} fps`);"],
 ];
 
@@ -72,11 +75,16 @@ function handMade(texture) {
                 duration: 1, loop: true, interpolation: 'linear',
                 tracks: { arm: [[0, 0], [0.5, 0.6], [1, 0]], hand: [[0.25, 1]] },
                 translations: { root: [[0, 0, 0], [0.5, 2, -3], [1, 0, 0]] },
+                draw_order: [[0, ['part1', 'arm']], [0.5, ['arm', 'part1']]],
             },
+            wave: { duration: 0.5, tracks: { hand: [[0, 0], [0.5, 1]] } },
             jump: { duration: 0.5, tracks: { root: [[0, 0], [0.5, 2]] }, interpolation: 'step' },
             idle: { duration: 1, loop: true },
         },
-        state_machine: { name: 'sm', input: 'speed', blend: [['idle', 0], ['walk', 1]], triggers: [['jump', 'jump']] },
+        state_machine: {
+            name: 'sm', input: 'speed', blend: [['idle', 0], ['walk', 1]], triggers: [['jump', 'jump']],
+            layers: [{ name: 'wave', clip: 'wave', trigger: 'wave' }],
+        },
     };
 }
 
@@ -167,6 +175,23 @@ function targeted(m) {
     add('trigger unknown clip', (c) => { c.state_machine.triggers[0][0] = 'fly'; });
     add('trigger name empty', (c) => { c.state_machine.triggers[0][1] = ''; });
     add('triggers object', (c) => { c.state_machine.triggers = {}; });
+    add('blend equal in binary32', (c) => { c.state_machine.blend[1][1] = 1e-46; });
+    add('draw_order not array', (c) => { c.clips.walk.draw_order = {}; });
+    add('draw_order empty', (c) => { c.clips.walk.draw_order = []; });
+    add('draw_order null (none)', (c) => { c.clips.walk.draw_order = null; });
+    add('draw_order part missing', (c) => { c.clips.walk.draw_order[0][1].pop(); });
+    add('draw_order part twice', (c) => { c.clips.walk.draw_order[0][1] = ['arm', 'arm']; });
+    add('draw_order unknown part', (c) => { c.clips.walk.draw_order[0][1][0] = 'leg'; });
+    add('draw_order time not increasing', (c) => { c.clips.walk.draw_order[1][0] = 0; });
+    add('draw_order time past duration', (c) => { c.clips.walk.draw_order[1][0] = 2; });
+    add('draw_order key single', (c) => { c.clips.walk.draw_order[1] = [0.5]; });
+    add('layers object', (c) => { c.state_machine.layers = {}; });
+    add('layer unknown clip', (c) => { c.state_machine.layers[0].clip = 'fly'; });
+    add('layer clip in the blend', (c) => { c.state_machine.layers[0].clip = 'walk'; });
+    add('layer trigger = input', (c) => { c.state_machine.layers[0].trigger = 'speed'; });
+    add('layer named locomotion', (c) => { c.state_machine.layers[0].name = 'locomotion'; });
+    add('layer unknown field', (c) => { c.state_machine.layers[0].bones = 'arms'; });
+    add('layer twice', (c) => { c.state_machine.layers.push({ name: 'wave2', clip: 'wave', trigger: 'wave2' }); });
     return out;
 }
 
