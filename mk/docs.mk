@@ -7,13 +7,15 @@
 #   make doc-test     the runnable examples of the rustdoc (`cargo test --doc`), and the API docs
 #                     build without warnings (broken intra-doc links fail)
 #   make docs-img     regenerate the README pictures in docs/img/ from the demo outputs (runs make demo)
+#   make docs-conventions  docs/img/rig-sides.png and rig-axes.png (docs/rig.md "Conventions"), drawn
+#                     by tools/conventions_img.py with the venv's Pillow (`make deps`); docs-img runs it too
 
 DOCS_RE2D := target/release/re2d
 DOCS_IMG  := docs/img
 
 TEST_TARGETS += docs-check link-check doc-test
 
-.PHONY: docs docs-check link-check doc-test docs-img
+.PHONY: docs docs-check link-check doc-test docs-img docs-conventions
 
 docs: release
 	python3 tools/gen_cli_docs.py $(DOCS_RE2D) docs/cli.md
@@ -36,6 +38,9 @@ doc-test:
 	$(CARGO) test --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
 
-docs-img: demo
+docs-img: demo docs-conventions
 	$(MAKE) --no-print-directory examples
 	target/release/examples/docs_img out $(DOCS_IMG)
+
+docs-conventions: deps
+	$(PY) tools/conventions_img.py $(DOCS_IMG)

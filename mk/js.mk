@@ -104,7 +104,7 @@ bench-mesh-load: release
 
 # out/rig/mesh-walk.png (issue 30 item 3): the biped that demo-rig rigs into out/rig/, played by
 # re2d-qjs through `$.mesh.load` (js/demo/mesh_walk.mjs) in a 576x624 game frame: eight frames
-# of its walk, beside the reference renderer's out/rig/walk-strip.png.
+# of its walk, beside the reference renderer's out/rig/strip_walk.png (rig build --strips).
 DEMO_TARGETS += demo-mesh-walk
 
 .PHONY: demo-mesh-walk

@@ -115,18 +115,23 @@ fuzz-riv:
 riv-fixtures: examples
 	target/release/examples/riv_fixtures
 
-# out/rig/ (issue 19 item 9, issue 25 item 7): the generated biped, rigged by `re2d rig build` with
-# the committed captures (the normal CMU 07_01 walk, the stylised CMU 131 walk as the `strut`
-# style at speed 2, the fair1 jump and wave as one-shot clips, and the idle pose): character.riv,
-# and the pages `rig build` writes beside it — walk.html, strut.html, jump.html, wave.html,
-# idle.html (open them as files) and machine.html (the state machine: a slider for speed, a button
-# per one-shot trigger), with rive.js —, walk-strip.png and
-# jump-strip.png (eight frames each from the reference renderer) and the build's contact sheet,
-# report and parts. out/fighter/ (issue 42): the neutral-stance fighter with walk, punch and kick:
-# machine.html (speed slider, punch and kick buttons), punch-strip.png and kick-strip.png.
+# out/rig/ (issue 19 item 9, issue 25 item 7, issue 47): the generated biped, rigged by `re2d rig
+# build` with the committed captures (the normal CMU 07_01 walk, the stylised CMU 131 walk as the
+# `strut` style at speed 2, the fair1 jump and wave as one-shot clips, and the idle pose):
+# character.riv, and the pages `rig build` writes beside it — walk.html, strut.html, jump.html,
+# wave.html, idle.html (open them as files) and machine.html (the state machine: a slider for speed,
+# a button per one-shot trigger), with rive.js —, the build's contact sheet, report and parts, and
+# per clip what `re2d rig render` writes (the reference renderer, cropped to the clip's motion box):
+# strip_<clip>.png (rig build --strips: eight frames in a row), sheet_<clip>.png (every frame at
+# 12 fps, eight to a row, a fifth of the drawing's size) and <clip>.gif. out/fighter/ (issue 42): the neutral-stance fighter with
+# walk, punch and kick: machine.html (speed slider, punch and kick buttons) and the same per clip.
 DEMO_TARGETS += demo-rig
 RIG_DEMO := out/rig
 FIGHTER_DEMO := out/fighter
+RIG_DEMO_CLIPS := walk strut jump wave
+FIGHTER_DEMO_CLIPS := walk punch kick
+# rig render's output pixels per drawing pixel: the 2528-px-tall drawings at about 500 px
+RIG_DEMO_SCALE := 0.2
 
 demo-rig: release riv-npm
 	@rm -rf $(RIG_DEMO) $(FIGHTER_DEMO) target/demo-rig && mkdir -p target/demo-rig out
@@ -134,22 +139,14 @@ demo-rig: release riv-npm
 	$(RIV_BIN) rig build target/demo-rig/biped.skeleton.json --motion walk=assets/mocap/cmu-07-01-walk.bvh \
 	  --motion strut=assets/mocap/cmu-131-01-walk.bvh \
 	  --motion jump=assets/mocap/fair1-jumping.bvh --motion wave=assets/mocap/fair1-wave-hello.bvh \
-	  --runtime $(RIVE_JS) --out $(RIG_DEMO)
-	@set -e; for c in walk jump; do \
-	  d=$$(node -e "const m=require('./$(RIG_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
-	  for i in 0 1 2 3 4 5 6 7; do \
-	    $(RIV_BIN) riv render-ref $(RIG_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*$$i/8)") \
-	      --output target/demo-rig/$$c-$$i.png; \
-	  done; \
-	  target/release/examples/png_strip $(RIG_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/$$c-$$i.png; done); \
+	  --strips --runtime $(RIVE_JS) --out $(RIG_DEMO)
+	@set -e; for c in $(RIG_DEMO_CLIPS); do \
+	  echo "re2d rig render $(RIG_DEMO)/model.json --clip $$c"; \
+	  $(RIV_BIN) rig render $(RIG_DEMO)/model.json --clip $$c --scale $(RIG_DEMO_SCALE) --sheet $(RIG_DEMO)/sheet_$$c.png --gif $(RIG_DEMO)/$$c.gif; \
 	done
 	@# the neutral-stance fighter (issue 42): walk, punch and kick; its machine page has a button per strike
-	$(RIV_BIN) rig build target/demo-rig/fighter.skeleton.json $(FIGHTER_MOTIONS) --runtime $(RIVE_JS) --out $(FIGHTER_DEMO)
-	@set -e; for c in punch kick; do \
-	  d=$$(node -e "const m=require('./$(FIGHTER_DEMO)/model.json');console.log(m.clips.$$c.duration)"); \
-	  for i in 0 1 2 3 4 5 6 7; do \
-	    $(RIV_BIN) riv render-ref $(FIGHTER_DEMO)/model.json --clip $$c --time $$(node -e "console.log($$d*($$i+0.5)/8)") \
-	      --output target/demo-rig/fighter-$$c-$$i.png; \
-	  done; \
-	  target/release/examples/png_strip $(FIGHTER_DEMO)/$$c-strip.png 6 $$(for i in 0 1 2 3 4 5 6 7; do echo target/demo-rig/fighter-$$c-$$i.png; done); \
+	$(RIV_BIN) rig build target/demo-rig/fighter.skeleton.json $(FIGHTER_MOTIONS) --strips --runtime $(RIVE_JS) --out $(FIGHTER_DEMO)
+	@set -e; for c in $(FIGHTER_DEMO_CLIPS); do \
+	  echo "re2d rig render $(FIGHTER_DEMO)/model.json --clip $$c"; \
+	  $(RIV_BIN) rig render $(FIGHTER_DEMO)/model.json --clip $$c --scale $(RIG_DEMO_SCALE) --sheet $(FIGHTER_DEMO)/sheet_$$c.png --gif $(FIGHTER_DEMO)/$$c.gif; \
 	done

@@ -21,7 +21,8 @@ use re2d_output::anim;
 #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "sheet", "apng", "gif"])))]
 #[command(group(clap::ArgGroup::new("when").args(["frames", "time"])))]
 pub struct Args {
-    /// Character model JSON (its atlas and animations are resolved relative to it).
+    /// Character model JSON (its atlas and animations are resolved relative to it), or a rig model
+    /// (the model.json of `re2d rig build`), rendered as `re2d rig render` does.
     model: PathBuf,
     /// Clip to play (default: the model's default motion, else its first clip).
     #[arg(long)]

@@ -108,9 +108,11 @@ pub struct BuildArgs {
     skeleton: PathBuf,
     /// A motion clip from a BVH capture, repeatable: NAME=FILE.bvh (cyclic when the capture has a
     /// repeating gait, else one-shot), NAME=FILE.bvh:once (one-shot), NAME=FILE.bvh:loop (one gait
-    /// cycle or an error), or a bare FILE.bvh named by --clip. Without a motion called idle, an
-    /// idle clip holding the drawn pose is added.
-    #[arg(long, value_name = "NAME=FILE.bvh[:once]")]
+    /// cycle or an error), or a bare FILE.bvh named by --clip. A last :arms, :legs, :upper, :lower
+    /// or :bone,bone,… drives only that body part, as a state-machine layer over the walk (default:
+    /// the declaration's motion_bones, else the whole body). Without a motion called idle, an idle
+    /// clip holding the drawn pose is added.
+    #[arg(long, value_name = "NAME=FILE.bvh[:PART]")]
     motion: Vec<String>,
     /// Name of a motion given as a bare FILE.bvh.
     #[arg(long, default_value = "walk")]
