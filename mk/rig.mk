@@ -8,10 +8,12 @@ RIG_BENCH_DIR := target/bench-rig
 STRIKES_DIR   := target/test-strikes
 
 # The neutral-stance fighter's motions (issue 42; docs/strikes.md): the normal walk, the punch
-# (CMU 79_08: the straight right and the hook back across the chest, from guard; the elbow needs
-# more than the 90° working-pose limit, and so do the kick's hips and knees) and the kick (CMU 75_16: crouch, turning jump kick,
-# landing), both one-shots that start and end in the drawn stance.
-FIGHTER_MOTIONS = --motion walk=assets/mocap/cmu-07-01-walk.bvh \
+# (CMU 79_08: the straight right and the hook back across the chest, from guard) and the kick
+# (CMU 75_16: crouch, turning jump kick, landing), both one-shots that start and end in the drawn
+# stance. Each needs more than the 90° working-pose limit: the walk's hanging forearms are more
+# than 90° from the drawn guard (clamped, they stayed bent and opened the elbows' outer corners),
+# the hook folds the elbow back, the kick turns the hips and knees further.
+FIGHTER_MOTIONS = --motion walk=assets/mocap/cmu-07-01-walk.bvh --max-turn walk=150 \
 	--motion punch=assets/mocap/cmu-79-08-boxing.bvh:once --range punch=2.50..3.05 --max-turn punch=150 \
 	--motion kick=assets/mocap/cmu-75-16-jump-kick.bvh:once --range kick=1.35..2.55 --max-turn kick=150
 

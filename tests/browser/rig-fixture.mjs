@@ -19,17 +19,13 @@
 // from the build: a page texel of a part (its rectangle, trim corner and scale in pages.json) is
 // placed in the drawing by the part's pivot (pivots.json) and its bone's first declared point
 // (the skeleton), and it is hidden fill when the ownership map (labels.png) gives that drawing
-// pixel to another part — except within SEAM_PAD drawing pixels of the part's own pixels: that
-// strip is the seam pad (issue 47, crates/rig/src/skin/reveal.rs), kept on purpose under the
-// nearer part's soft edge so that no gap shows between the two, and it shows through that edge
-// by design. W3 renders the walk of the marker model in the runtime and counts the marker pixels.
+// pixel to another part. W3 renders the walk of the marker
+// model in the runtime and counts the marker pixels.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 
 const MARKER = [255, 0, 255];
-// reveal.rs SEAM_PAD: drawing pixels of hidden fill a part keeps around its own paint
-const SEAM_PAD = 8;
 
 function args(argv) {
     const a = { cross: [] };
@@ -96,15 +92,6 @@ function main() {
     const declared = new Map(skel.bones.map((b, i) => [b.name, { start: b.points[0], index: i }]));
     const markerTextures = {};
     let hiddenPx = 0;
-    // a drawing pixel within SEAM_PAD (square) of a pixel the part owns: its seam pad
-    const nearOwn = (x, y, label) => {
-        for (let yy = Math.max(0, y - SEAM_PAD); yy <= Math.min(labels.height - 1, y + SEAM_PAD); yy++) {
-            for (let xx = Math.max(0, x - SEAM_PAD); xx <= Math.min(labels.width - 1, x + SEAM_PAD); xx++) {
-                if (labels.data[(yy * labels.width + xx) * 4] === label) return true;
-            }
-        }
-        return false;
-    };
     for (const [name, file] of Object.entries(model.textures)) {
         fs.copyFileSync(path.join(a.build, file), path.join(a.out, file));
         const pi = pages.pages.findIndex((p) => p.file === file);
@@ -123,7 +110,7 @@ function main() {
                     const x = Math.floor(ox + (u - rx + 0.5) / part.scale), y = Math.floor(oy + (v - ry + 0.5) / part.scale);
                     if (x < 0 || y < 0 || x >= labels.width || y >= labels.height) continue;
                     const owner = labels.data[(y * labels.width + x) * 4];
-                    if (owner !== 0 && owner !== d.index + 1 && !nearOwn(x, y, d.index + 1)) {
+                    if (owner !== 0 && owner !== d.index + 1) {
                         img.data[o] = MARKER[0];
                         img.data[o + 1] = MARKER[1];
                         img.data[o + 2] = MARKER[2];
