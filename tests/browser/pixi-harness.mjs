@@ -32,8 +32,11 @@ import * as M from './metrics.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PLAYER = path.join(HERE, '..', '..', 'js', 'pixi');
-const CHARACTERS = ['biped', 'quadruped', 'girl', 'coat', 'skirt'];
-const T_IOU = 0.99, T_COLOUR = 0.97;
+const CHARACTERS = ['biped', 'quadruped', 'girl', 'coat', 'skirt', 'fighter'];
+// per frame against render-ref: the issue asks IoU >= 0.99 and colour >= 0.97; colour is held at
+// 0.99 (correct frames score >= 0.9999) so that one pair of same-coloured parts swapped (the
+// quadruped's hind legs, whose hidden fill now matches their paint: 0.973) still fails
+const T_IOU = 0.99, T_COLOUR = 0.99;
 const TOL_ANGLE = 1e-4, TOL_POS = 1e-3;
 
 function parseArgs(argv) {
@@ -108,10 +111,14 @@ async function pixels(a, page, name) {
         const good = await run('player', {});
         const shifted = await run('shifted', { shift: d / 4 });
         const swapped = await run('swapped', { swap: swap.pair });
+        // a clip with draw-order keys (issue 42): the same frames with every key dropped
+        const keyed = Array.isArray(c.draw_order) && c.draw_order.length > 0;
+        const nokeys = keyed ? await run('nokeys', { nokeys: true }) : null;
         const score = (f, i) => ({ iou: M.iou(f, refs[i]), colour: M.colour(f, refs[i]) });
         times.forEach((t, i) => rows.push({
             character: name, clip, frame: i, t,
             good: score(good.frames[i], i), shifted: score(shifted.frames[i], i), swapped: score(swapped.frames[i], i),
+            ...(nokeys ? { nokeys: score(nokeys.frames[i], i) } : {}),
             renderer: good.renderer,
         }));
     }
@@ -263,6 +270,13 @@ async function main() {
                 say(sf > 0, `P ${name} ${clip} control t+d/4: ${sf}/${rows.length} frames fail (min IoU ${min('shifted', 'iou').toFixed(4)}, min colour ${min('shifted', 'colour').toFixed(4)})`);
                 const wf = rows.filter((r) => !passes(r.swapped)).length;
                 say(wf > 0, `P ${name} ${clip} control depths of ${p.swap.names.join(' and ')} swapped: ${wf}/${rows.length} frames fail (min IoU ${min('swapped', 'iou').toFixed(4)}, min colour ${min('swapped', 'colour').toFixed(4)})`);
+                if (rows[0].nokeys) {
+                    // the keys must matter somewhere in the eight frames of the punch (the far fist
+                    // crosses the chest); elsewhere the control is reported, not required
+                    const kf = rows.filter((r) => !passes(r.nokeys)).length;
+                    const crossing = name === 'fighter' && clip === 'punch';
+                    say(!crossing || kf > 0, `P ${name} ${clip} control draw-order keys dropped: ${kf}/${rows.length} frames fail (min IoU ${min('nokeys', 'iou').toFixed(4)}, min colour ${min('nokeys', 'colour').toFixed(4)})${crossing ? '' : ' (reported)'}`);
+                }
             }
         }
         // M

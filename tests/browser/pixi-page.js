@@ -44,14 +44,23 @@ window.re2dPixi = {
     renderer: () => app && app.renderer.name,
 
     // `clip` at each time of `times` (seconds, + shift), each posed by play(clip, t); swap: two
-    // part indices whose depths are exchanged (the draw-order control).
-    async frames(url, clip, times, { shift = 0, swap = null } = {}) {
-        const ch = await character(url, swap && ((m) => {
+    // part indices whose depths are exchanged (the draw-order control); nokeys: every clip's
+    // draw-order keys dropped (the control of the keys, issue 42).
+    async frames(url, clip, times, { shift = 0, swap = null, nokeys = false } = {}) {
+        const ch = await character(url, (swap || nokeys) && ((m) => {
+            if (nokeys) for (const c of Object.values(m.clips || {})) delete c.draw_order;
+            if (!swap) return m;
             const [i, j] = swap;
             const d = (p) => (p.depth === undefined || p.depth === null ? 0.5 : p.depth);
             const [di, dj] = [d(m.parts[i]), d(m.parts[j])];
             m.parts[i].depth = dj;
             m.parts[j].depth = di;
+            // and in every draw-order key, which decides the order wherever a clip has keys
+            const name = (k) => (typeof m.parts[k].name === 'string' ? m.parts[k].name : `part${k}`);
+            const [ni, nj] = [name(i), name(j)];
+            for (const c of Object.values(m.clips || {})) {
+                for (const key of c.draw_order || []) key[1] = key[1].map((n) => (n === ni ? nj : n === nj ? ni : n));
+            }
             return m;
         }));
         const f = artboardFrame(ch.model);

@@ -21,7 +21,7 @@
 import { Container, Mesh, MeshGeometry, Texture, Ticker } from 'pixi.js';
 import { DrawOrder } from './draworder.js';
 import { StateMachine } from './machine.js';
-import { Pose, applyClip, clipTime } from './sampler.js';
+import { Pose, applyClip, clipTime, drawOrderAt } from './sampler.js';
 import { skin, skinMatrices, world } from './skeleton.js';
 
 export class Re2dCharacter extends Container {
@@ -143,6 +143,10 @@ export class Re2dCharacter extends Container {
             applyClip(this.clip, clipTime(this.clip, this.time), this._pose, 1);
         }
         world(m.bones, this._pose, this._world);
+        // the draw-order key in effect (issue 42), else the model's order
+        const shown = this.clip ? { clip: this.clip, time: this.time } : this.machine && this.machine.keyed;
+        const far = shown ? drawOrderAt(shown.clip, clipTime(shown.clip, shown.time)) : null;
+        this.drawOrder.set(far || this.drawOrder.rest);
         skinMatrices(this._world, this._rest, m.bones.length, this._mats);
         for (let i = 0; i < m.parts.length; i++) {
             const buf = this._positions[i];

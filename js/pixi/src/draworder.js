@@ -21,6 +21,8 @@ export class DrawOrder {
     constructor(parts) {
         /** Part indices in paint order (far to near). */
         this.order = restOrder(parts);
+        /** The model's order (no draw-order key in effect). */
+        this.rest = this.order;
         this._applied = null;
     }
 

@@ -103,6 +103,9 @@ class AnimationInstance {
     advance(dt) { this.player.advance(dt); }
 
     apply(pose) { applyClip(this.player.clip, this.player.time, pose, 1); }
+
+    /** The clip whose draw-order keys this state shows, and its time (null: none). */
+    keyed() { return this.player.clip.drawOrder.length ? this.player : null; }
 }
 
 class Blend1DInstance {
@@ -145,7 +148,17 @@ class Blend1DInstance {
     }
 
     play(i, w, pose) {
-        if (w > 0) applyClip(this.players[i].clip, this.players[i].time, pose, w);
+        if (w > 0) {
+            applyClip(this.players[i].clip, this.players[i].time, pose, w);
+            // a draw-order key is an id, not mixed: the last clip applied with keys sets it
+            if (this.players[i].clip.drawOrder.length) this.shown = this.players[i];
+        }
+    }
+
+    keyed() {
+        const k = this.shown || null;
+        this.shown = null;
+        return k;
     }
 }
 
@@ -158,6 +171,8 @@ class SilentInstance {
     advance() {}
 
     apply() {}
+
+    keyed() { return null; }
 }
 
 class LayerInstance {
@@ -217,6 +232,9 @@ class LayerInstance {
         for (let i = 0; i < MAX_CHAIN && this.tryChange(pose); i++) changed = true;
         if (changed && this.current.name !== null) this.machine.changes.push(this.current.name);
         this.current.apply(pose);
+        // a later layer's keys override an earlier one's, as they override its bones
+        const k = this.current.keyed();
+        if (k) this.machine.keyed = k;
     }
 }
 
@@ -254,6 +272,8 @@ export class StateMachine {
 
     advance(dt, pose) {
         this.changes.length = 0;
+        /** The clip player whose draw-order keys the last advance showed (null: none). */
+        this.keyed = null;
         for (const l of this.layers) l.advance(dt, pose);
         for (const i of this.inputs) i.fired = false;
         return this.changes;

@@ -278,7 +278,7 @@ function readDrawOrder(v, at, duration, partNames) {
         });
         const missing = seen.indexOf(false);
         if (missing >= 0) fail('E_CLIP', kw, `${kw}: part '${partNames[missing]}' is missing (every part once)`);
-        keys.push({ time: t, order });
+        keys.push({ time: t, order, far: order.slice().reverse() });
     });
     return keys;
 }

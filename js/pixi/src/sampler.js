@@ -36,6 +36,22 @@ export class Pose {
     }
 }
 
+/**
+ * The draw order a clip's keys give at clip time `time` (issue 42; as `$.mesh.load` and `re2d riv
+ * render-ref` read them): the last key at or before it, else the first; its part indices far to
+ * near, or null for a clip without draw-order keys.
+ */
+export function drawOrderAt(clip, time) {
+    const keys = clip.drawOrder;
+    if (!keys || !keys.length) return null;
+    let k = keys[0];
+    for (const key of keys) {
+        if (key.time <= time) k = key;
+        else break;
+    }
+    return k.far;
+}
+
 /** The time a clip shows at `t` seconds of play: looping wraps, one-shot holds its ends. */
 export function clipTime(clip, t) {
     const d = clip.duration;
