@@ -47,20 +47,22 @@ mod tests {
 
     #[test]
     fn the_border_and_the_ink_are_no_sources() {
-        // a 9×9 visible square with an ink line through its middle column
+        // a 21×21 visible crop with an ink line down column 10: a source lies more than CLEAR
+        // 4-neighbour steps from the ink, the crop's border and the invisible
+        let (w, h) = (21, 21);
+        let visible = vec![true; w * h];
+        let s = sources(&visible, |i| i % w == 10, w, h);
+        assert!(!s[10 * w + 10], "on the ink");
+        assert!(!s[10 * w + 13] && !s[10 * w + 7], "3 steps from the ink");
+        assert!(s[10 * w + 14] && s[10 * w + 6], "4 steps from the ink");
+        assert!(!s[2 * w + 5] && s[3 * w + 5], "the border: 3 steps in is the first source");
+        // a 9×9 visible square split by an ink line has no clean pixel: every visible pixel is
+        // a source (the fallback)
         let (w, h) = (11, 11);
         let visible: Vec<bool> = (0..w * h)
             .map(|i| (1..10).contains(&(i % w)) && (1..10).contains(&(i / w)))
             .collect();
         let s = sources(&visible, |i| i % w == 5, w, h);
-        // 3 steps in from the square's edge and from the line: nothing is left but…
-        assert!(!s[5 * w + 5] && !s[w + 1] && !s[5 * w + 1]);
-        // …the fallback keeps every visible pixel when nothing is clean
         assert_eq!(s, visible);
-        // a larger square keeps its core
-        let (w, h) = (21, 21);
-        let visible = vec![true; w * h];
-        let s = sources(&visible, |_| false, w, h);
-        assert!(s[10 * w + 10] && !s[2 * w + 10] && s[3 * w + 10]);
     }
 }
