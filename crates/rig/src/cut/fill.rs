@@ -55,7 +55,10 @@ mod tests {
         assert!(!s[10 * w + 10], "on the ink");
         assert!(!s[10 * w + 13] && !s[10 * w + 7], "3 steps from the ink");
         assert!(s[10 * w + 14] && s[10 * w + 6], "4 steps from the ink");
-        assert!(!s[2 * w + 5] && s[3 * w + 5], "the border: 3 steps in is the first source");
+        assert!(
+            !s[2 * w + 5] && s[3 * w + 5],
+            "the border: 3 steps in is the first source"
+        );
         // a 9×9 visible square split by an ink line has no clean pixel: every visible pixel is
         // a source (the fallback)
         let (w, h) = (11, 11);
