@@ -208,8 +208,9 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
 pub const SLIVER: f64 = 0.005;
 
 /// The tubes owning most of bone `k`'s tube pixels (at least 10 % each, at
-/// most two), as a clause naming each with its depth and radius.
-fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
+/// most two), as a clause naming each with its depth and radius (also the
+/// editor's preview warnings).
+pub fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
     let total: u64 = counts.iter().sum();
     let mut list: Vec<(u64, usize)> = counts
         .iter()

@@ -18,6 +18,7 @@
 
 use crate::RigError;
 use crate::cut::ink::{self, Ink};
+use crate::cut::parts::culprits;
 use crate::cut::slice::{
     Confidence, Ownership, Rule, SLIVER, confidence, for_tube_pixels, ownership_with_ink,
 };
@@ -173,45 +174,4 @@ fn warnings(
         ));
     }
     Ok((warnings, has_part))
-}
-
-/// The tubes owning most of bone `k`'s tube pixels (at least 10 % each, at
-/// most two), as `slice_with` names them.
-fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
-    let total: u64 = counts.iter().sum();
-    let mut list: Vec<(u64, usize)> = counts
-        .iter()
-        .enumerate()
-        .filter(|&(j, &c)| j != k && c > 0 && c * 10 >= total)
-        .map(|(j, &c)| (c, j))
-        .collect();
-    list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    list.truncate(2);
-    if list.is_empty() {
-        return "its tube lies on no other part's paint; move its points onto the paint".into();
-    }
-    let s = sk.bones[k].start();
-    let named: Vec<String> = list
-        .iter()
-        .map(|&(_, j)| {
-            let b = &sk.bones[j];
-            let (mut bi, mut bd) = (0usize, f64::MAX);
-            for (i, p) in b.points.iter().enumerate() {
-                let d = (p[0] - s[0]).hypot(p[1] - s[1]);
-                if d < bd {
-                    (bi, bd) = (i, d);
-                }
-            }
-            format!(
-                "{} (depth {}, radius {} px at its point {bi})",
-                b.name,
-                b.depth,
-                (b.radii[bi] * 10.0).round() / 10.0
-            )
-        })
-        .collect();
-    format!(
-        "its paint lies inside the tubes of {}; lower those radii at the joint, or declare \"part\": false if it is hidden",
-        named.join(" and ")
-    )
 }
