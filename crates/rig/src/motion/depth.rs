@@ -21,7 +21,9 @@
 //! nearer by more than the band, so parts at nearly equal depth never flicker; what a pair
 //! holds is the order the previous key showed (after the resolution below). A bone
 //! without a segment takes its parent's nearness (the root: 0, the body's centre), a
-//! partless bone passes it on. The pairs' orders need not be transitive (a weak decision can
+//! partless bone passes it on; but a part off the axial body without a segment of its own (a
+//! garment, hair, a prop) keeps the declaration's order against every part, as a locked pair:
+//! the capture says nothing of its depth (a skirt stays over the thigh it was drawn over). The pairs' orders need not be transitive (a weak decision can
 //! contradict two strong ones); the order is built from them strongest first — the locked
 //! joints, then the pairs by the capture's depth difference, then the declaration's pairs —
 //! each kept unless it contradicts the ones kept before, and the parts are then listed
@@ -134,11 +136,17 @@ pub fn orders(bones: &[OrderBone], d: &Depths, keys: usize) -> Vec<Vec<usize>> {
     // the axial body (trunk pieces, roots, the neck and the head) is one body: its parts
     // keep their drawn layering among themselves
     let axial = |a: usize| d.trunk.get(a).copied().unwrap_or(false) || bones[a].parent.is_none();
+    // a part off the axial body that follows no segment of its own (a garment, hair, a prop):
+    // the capture says nothing of its depth, so it keeps the declaration's order against
+    // every part (a thigh stays under the skirt drawn over it)
+    let unmoored = |a: usize| !axial(a) && d.near.get(a).is_none_or(|t| t.is_none());
     let locked = |i: usize, j: usize| {
         let (a, b) = (parts[i], parts[j]);
         (d.end.get(a).copied().unwrap_or(false) && drawn_parent(a) == Some(b))
             || (d.end.get(b).copied().unwrap_or(false) && drawn_parent(b) == Some(a))
             || (axial(a) && axial(b))
+            || unmoored(a)
+            || unmoored(b)
     };
     // one limb: one part an ancestor of the other, the ancestor not the trunk
     let above = |a: usize, b: usize| {
@@ -360,6 +368,18 @@ mod tests {
         assert_eq!(orders(&b, &d, 1)[0], vec![3, 1, 2]);
         d.trunk[2] = false; // the control: a spine that is not axial comes in front
         assert_eq!(orders(&b, &d, 1)[0], vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn a_part_with_no_segment_keeps_the_declared_order() {
+        // a skirt 1 (no segment of its own, declared nearer) over a thigh 2 that the capture
+        // brings far nearer than the body: the skirt stays over the thigh
+        let b = bones(&[1.0, 2.0]);
+        let d = depths(vec![None, None, Some(vec![1.0])], 0.1);
+        assert_eq!(orders(&b, &d, 1)[0], vec![1, 2]);
+        // the control: the skirt given its parent's nearness as a segment of its own
+        let c = depths(vec![None, Some(vec![0.0]), Some(vec![1.0])], 0.1);
+        assert_eq!(orders(&b, &c, 1)[0], vec![2, 1]);
     }
 
     #[test]
