@@ -17,25 +17,22 @@ test-drawings:
 # its texture.png, no declaration at all) -> out/rig-drawing/: the guessed skeleton drawn over the
 # drawing (guess.png), the build folder (build/: skeleton.json = the guess, sheet.png, character.riv,
 # report.json), a walk and a wave as strips (walk.png, wave.png, by the reference renderer) and a
-# page that plays the .riv (walk.html: tests/browser/demo.mjs when node and its npm packages are
-# there). The steps are this one target so they can be switched to `re2d rig render` / `rig page`.
+# page that plays the .riv from file:// (walk.html by `re2d rig page`, rive.js beside it).
 DEMO_TARGETS += demo-drawing
 DRAWING_DEMO := out/rig-drawing
 DRAWING_IN   := assets/drawings/animated-drawings/char1/texture.png
 
 .PHONY: demo-drawing
 
-demo-drawing: release
+demo-drawing: release riv-npm
 	@rm -rf $(DRAWING_DEMO) && mkdir -p $(DRAWING_DEMO)
 	target/release/re2d rig build $(DRAWING_IN) --motion walk=assets/mocap/cmu-131-01-walk.bvh \
 	  --motion wave=assets/mocap/fair1-wave-hello.bvh --out $(DRAWING_DEMO)/build
 	target/release/examples/rig_skeleton_picture $(DRAWING_DEMO)/build/skeleton.json $(DRAWING_DEMO)/guess.png 1
 	target/release/examples/rig_strip $(DRAWING_DEMO)/build walk $(DRAWING_DEMO)/walk.png 8 3
 	target/release/examples/rig_strip $(DRAWING_DEMO)/build wave $(DRAWING_DEMO)/wave.png 8 3
-	@if [ -d tests/browser/node_modules ]; then \
-	  node tests/browser/demo.mjs --riv $(DRAWING_DEMO)/build/character.riv --clip walk --out $(DRAWING_DEMO)/walk.html; \
-	else echo "demo-drawing: walk.html skipped (make deps installs the page's npm packages)"; fi
-	@echo "demo-drawing: $(DRAWING_DEMO)/ (guess.png, build/sheet.png, walk.png, wave.png)"
+	target/release/re2d rig page $(DRAWING_DEMO)/build/character.riv --clip walk -o $(DRAWING_DEMO)/walk.html --runtime $(RIVE_JS)
+	@echo "demo-drawing: $(DRAWING_DEMO)/ (guess.png, build/sheet.png, walk.png, wave.png, walk.html)"
 
 # Speed (issue 41): `rig guess` on the 1696x2528 biped and on a 12-megapixel JPEG photo of the
 # biped on paper (decode -> guessed declaration), CPU seconds from /usr/bin/time, one core.
