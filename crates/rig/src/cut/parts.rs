@@ -69,6 +69,25 @@ pub struct PartImage {
 }
 
 impl PartImage {
+    /// The 0 × 0 image of a bone without a part, `tube_px` figure pixels in its tube.
+    pub fn partless(sk: &Skeleton, bone: usize, tube_px: u64) -> PartImage {
+        PartImage {
+            name: sk.bones[bone].name.clone(),
+            bone,
+            origin: [0, 0],
+            width: 0,
+            height: 0,
+            rgba: Vec::new(),
+            hidden: Vec::new(),
+            pivot: [0.0, 0.0],
+            area: 0,
+            hidden_px: 0,
+            filled_px: 0,
+            tube_px,
+            visible_px: 0,
+        }
+    }
+
     /// Hidden share of the part's area.
     pub fn hidden_fraction(&self) -> f64 {
         self.hidden_px as f64 / self.area.max(1) as f64
@@ -207,10 +226,51 @@ pub fn nearest_feature(feature: &[bool], w: usize, h: usize) -> Vec<usize> {
 /// Share of its tube below which a visible part is a sliver (a warning).
 pub const SLIVER: f64 = 0.005;
 
+/// Whether bone `k` (declared with a part) gets one, from the pixels it owns and the figure
+/// pixels of its tube (`by`: those per owner), and the warning it earns: partless (0 visible
+/// px) or a sliver (under [`SLIVER`] of its tube), naming the tubes that took its paint; a
+/// tube on no pixel of the figure is `E_RIG_PART`. The slicing's and the editor preview's
+/// rule.
+pub fn verdict(
+    sk: &Skeleton,
+    k: usize,
+    owned: u64,
+    tube_px: u64,
+    by: &[u64],
+) -> Result<(bool, Option<String>), RigError> {
+    let b = &sk.bones[k];
+    if tube_px == 0 {
+        return Err(RigError::new(
+            "E_RIG_PART",
+            format!(
+                "bone '{}': its tube contains no pixel of the figure; move its points onto the drawing or declare \"part\": false",
+                b.name
+            ),
+        ));
+    }
+    if owned == 0 {
+        let w = format!(
+            "{}: 0 visible px, no part (a partless bone that still moves its children); {}",
+            b.name,
+            culprits(sk, k, by)
+        );
+        return Ok((false, Some(w)));
+    }
+    let sliver = ((owned as f64) < SLIVER * tube_px as f64).then(|| {
+        format!(
+            "{}: only {} visible px ({:.2} % of its tube), a sliver; {}",
+            b.name,
+            owned,
+            owned as f64 * 100.0 / tube_px as f64,
+            culprits(sk, k, by)
+        )
+    });
+    Ok((true, sliver))
+}
+
 /// The tubes owning most of bone `k`'s tube pixels (at least 10 % each, at
-/// most two), as a clause naming each with its depth and radius (also the
-/// editor's preview warnings).
-pub fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
+/// most two), as a clause naming each with its depth and radius.
+fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
     let total: u64 = counts.iter().sum();
     let mut list: Vec<(u64, usize)> = counts
         .iter()
@@ -292,23 +352,8 @@ pub fn cut_parts(
                 by[owner[i] as usize - 1] += 1;
             }
         });
-        let partless = |tube_px| PartImage {
-            name: b.name.clone(),
-            bone: k,
-            origin: [0, 0],
-            width: 0,
-            height: 0,
-            rgba: Vec::new(),
-            hidden: Vec::new(),
-            pivot: [0.0, 0.0],
-            area: 0,
-            hidden_px: 0,
-            filled_px: 0,
-            tube_px,
-            visible_px: 0,
-        };
         if !b.part {
-            parts.push(partless(tube_px));
+            parts.push(PartImage::partless(sk, k, tube_px));
             continue;
         }
         if let Some(own) = layers
@@ -325,32 +370,11 @@ pub fn cut_parts(
             ));
             continue;
         }
-        if tube_px == 0 {
-            return Err(RigError::new(
-                "E_RIG_PART",
-                format!(
-                    "bone '{}': its tube contains no pixel of the figure; move its points onto the drawing or declare \"part\": false",
-                    b.name
-                ),
-            ));
-        }
-        if owned[k] == 0 {
-            warnings.push(format!(
-                "{}: 0 visible px, no part (a partless bone that still moves its children); {}",
-                b.name,
-                culprits(sk, k, &by)
-            ));
-            parts.push(partless(tube_px));
+        let (has_part, warning) = verdict(sk, k, owned[k], tube_px, &by)?;
+        warnings.extend(warning);
+        if !has_part {
+            parts.push(PartImage::partless(sk, k, tube_px));
             continue;
-        }
-        if (owned[k] as f64) < SLIVER * tube_px as f64 {
-            warnings.push(format!(
-                "{}: only {} visible px ({:.2} % of its tube), a sliver; {}",
-                b.name,
-                owned[k],
-                owned[k] as f64 * 100.0 / tube_px as f64,
-                culprits(sk, k, &by)
-            ));
         }
         let ob = own_box[k];
         // part pixels: tube ∩ silhouette, plus owned; first their bounding box
@@ -547,21 +571,7 @@ fn layer_part(
     }
     let b = &sk.bones[k];
     if tb[0] == usize::MAX {
-        return PartImage {
-            name: b.name.clone(),
-            bone: k,
-            origin: [0, 0],
-            width: 0,
-            height: 0,
-            rgba: Vec::new(),
-            hidden: Vec::new(),
-            pivot: [0.0, 0.0],
-            area: 0,
-            hidden_px: 0,
-            filled_px: 0,
-            tube_px,
-            visible_px: 0,
-        };
+        return PartImage::partless(sk, k, tube_px);
     }
     let x0 = tb[0].saturating_sub(MARGIN);
     let y0 = tb[1].saturating_sub(MARGIN);

@@ -18,9 +18,9 @@
 
 use crate::RigError;
 use crate::cut::ink::{self, Ink};
-use crate::cut::parts::culprits;
+use crate::cut::parts::verdict;
 use crate::cut::slice::{
-    Confidence, Ownership, Rule, SLIVER, confidence, for_tube_pixels, ownership_with_ink,
+    Confidence, Ownership, Rule, confidence, for_tube_pixels, ownership_with_ink,
 };
 use crate::declare::silhouette::Silhouette;
 use crate::declare::skeleton::Skeleton;
@@ -139,33 +139,9 @@ fn warnings(
         if !b.part {
             continue;
         }
-        if tube_px == 0 {
-            return Err(RigError::new(
-                "E_RIG_PART",
-                format!(
-                    "bone '{}': its tube contains no pixel of the figure; move its points onto the drawing or declare \"part\": false",
-                    b.name
-                ),
-            ));
-        }
-        if owned[k] == 0 {
-            warnings.push(format!(
-                "{}: 0 visible px, no part (a partless bone that still moves its children); {}",
-                b.name,
-                culprits(sk, k, &by)
-            ));
-            continue;
-        }
-        has_part[k] = true;
-        if (owned[k] as f64) < SLIVER * tube_px as f64 {
-            warnings.push(format!(
-                "{}: only {} visible px ({:.2} % of its tube), a sliver; {}",
-                b.name,
-                owned[k],
-                owned[k] as f64 * 100.0 / tube_px as f64,
-                culprits(sk, k, &by)
-            ));
-        }
+        let (part, warning) = verdict(sk, k, owned[k], tube_px, &by)?;
+        has_part[k] = part;
+        warnings.extend(warning);
     }
     if !has_part.iter().any(|&p| p) {
         return Err(RigError::new(
