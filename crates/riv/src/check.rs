@@ -284,6 +284,36 @@ pub fn check(f: &RivFile) -> Report {
     check_with(f, &Limits::current())
 }
 
+/// A key frame's frame (property 67): counted for its animation, increasing within its keyed
+/// property, within the animation's duration.
+fn key_frame(
+    kind: &str,
+    at: usize,
+    r: &Record,
+    anim: Option<(u64, usize)>,
+    s: &mut Summary,
+    last_frame: &mut Option<u64>,
+    p: &mut Problems,
+) {
+    if let Some((_, a)) = anim {
+        s.animations[a].5 += 1;
+    }
+    let frame = r.uint(67).unwrap_or(0);
+    if last_frame.is_some_and(|l| frame <= l) {
+        p.push(format!(
+            "{kind} at byte {at}: frame {frame} does not increase"
+        ));
+    }
+    if let Some((dur, _)) = anim
+        && frame > dur
+    {
+        p.push(format!(
+            "{kind} at byte {at}: frame {frame} is beyond the duration {dur}"
+        ));
+    }
+    *last_frame = Some(frame);
+}
+
 /// [`check`] with explicit limits. Linear in the number of records.
 pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
     let mut p = Problems {
@@ -731,23 +761,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                     ));
                     continue;
                 }
-                if let Some((_, a)) = anim {
-                    s.animations[a].5 += 1;
-                }
-                let frame = r.uint(67).unwrap_or(0);
-                if last_frame.is_some_and(|l| frame <= l) {
-                    p.push(format!(
-                        "KeyFrameId at byte {at}: frame {frame} does not increase"
-                    ));
-                }
-                if let Some((dur, _)) = anim
-                    && frame > dur
-                {
-                    p.push(format!(
-                        "KeyFrameId at byte {at}: frame {frame} is beyond the duration {dur}"
-                    ));
-                }
-                last_frame = Some(frame);
+                key_frame("KeyFrameId", at, r, anim, &mut s, &mut last_frame, &mut p);
                 let value = r.uint(122).unwrap_or(NO_TARGET);
                 let own = keyed_rules.is_some_and(|k| {
                     (value as usize) < n
@@ -770,23 +784,7 @@ pub fn check_with(f: &RivFile, limits: &Limits) -> Report {
                     ));
                     continue;
                 }
-                if let Some((_, a)) = anim {
-                    s.animations[a].5 += 1;
-                }
-                let frame = r.uint(67).unwrap_or(0);
-                if last_frame.is_some_and(|l| frame <= l) {
-                    p.push(format!(
-                        "KeyFrameDouble at byte {at}: frame {frame} does not increase"
-                    ));
-                }
-                if let Some((dur, _)) = anim
-                    && frame > dur
-                {
-                    p.push(format!(
-                        "KeyFrameDouble at byte {at}: frame {frame} is beyond the duration {dur}"
-                    ));
-                }
-                last_frame = Some(frame);
+                key_frame("KeyFrameDouble", at, r, anim, &mut s, &mut last_frame, &mut p);
                 if !matches!(r.field(70), Some(Field::Float(v)) if v.is_finite()) {
                     p.push(format!("KeyFrameDouble at byte {at}: no finite value"));
                 }

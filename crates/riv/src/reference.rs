@@ -109,19 +109,7 @@ fn find_clip<'a>(model: &'a Model, name: &str) -> Result<&'a Clip, RivError> {
 /// wrapping at its end (`t mod duration`) and a one-shot clip holding its
 /// last frame, as the runtime's animation instance does.
 pub fn pose_at(model: &Model, clip: Option<&str>, t: f64, fps: u32) -> Result<Vec<f64>, RivError> {
-    let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-    let mut moved = vec![[0.0, 0.0]; model.bones.len()];
-    if let Some(name) = clip {
-        apply(
-            model,
-            find_clip(model, name)?,
-            t,
-            fps,
-            &mut local,
-            &mut moved,
-        );
-    }
-    Ok(local)
+    clip_pose(model, clip, t, fps).map(|(local, _)| local)
 }
 
 /// Per bone (canonical order): the root translation `[dx, dy]` of `clip`
@@ -132,6 +120,16 @@ pub fn moved_at(
     t: f64,
     fps: u32,
 ) -> Result<Vec<[f64; 2]>, RivError> {
+    clip_pose(model, clip, t, fps).map(|(_, moved)| moved)
+}
+
+/// [`pose_at`] and [`moved_at`] together: one clip over the rest pose (none: the rest pose).
+fn clip_pose(
+    model: &Model,
+    clip: Option<&str>,
+    t: f64,
+    fps: u32,
+) -> Result<(Vec<f64>, Vec<[f64; 2]>), RivError> {
     let mut local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
     let mut moved = vec![[0.0, 0.0]; model.bones.len()];
     if let Some(name) = clip {
@@ -144,7 +142,7 @@ pub fn moved_at(
             &mut moved,
         );
     }
-    Ok(moved)
+    Ok((local, moved))
 }
 
 /// Clip `c` at time `t` applied over a pose: every bone it keys takes the
