@@ -259,11 +259,17 @@ export function makeLoader(readModel, log) {
                 }
             }
             const posed = { __pose: world, __rest: rest };
-            // the draw-order key (issue 42) of the last layer whose clip has keys
+            // the draw-order key (issue 42) of the last layer whose clip has keys (pose checked
+            // the arguments; one clip allocates nothing here)
             let key = null;
-            for (const [c, ct] of layersOf(clip, t)) {
-                const cd = clipData.get(c);
-                if (cd.order.length) key = keyAt(cd, clipTime(cd, ct));
+            if (Array.isArray(clip)) {
+                for (const l of clip) {
+                    const cd = clipData.get(l[0]);
+                    if (cd.order.length) key = keyAt(cd, clipTime(cd, l[1]));
+                }
+            } else {
+                const cd = clipData.get(clip);
+                if (cd.order.length) key = keyAt(cd, clipTime(cd, t));
             }
             let triangles = 0;
             if (key) {

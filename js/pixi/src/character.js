@@ -138,14 +138,15 @@ export class Re2dCharacter extends Container {
     // pose → world → skin matrices → vertices → draw order
     _refresh() {
         const m = this.model;
+        const t = this.clip ? clipTime(this.clip, this.time) : 0;
         if (this.clip) {
             this._pose.reset();
-            applyClip(this.clip, clipTime(this.clip, this.time), this._pose, 1);
+            applyClip(this.clip, t, this._pose, 1);
         }
         world(m.bones, this._pose, this._world);
-        // the draw-order key in effect (issue 42), else the model's order
-        const shown = this.clip ? { clip: this.clip, time: this.time } : this.machine && this.machine.keyed;
-        const far = shown ? drawOrderAt(shown.clip, clipTime(shown.clip, shown.time)) : null;
+        // the draw-order key in effect (issue 42), else the model's order (no allocation)
+        const k = this.clip ? null : this.machine && this.machine.keyed;
+        const far = this.clip ? drawOrderAt(this.clip, t) : k ? drawOrderAt(k.clip, clipTime(k.clip, k.time)) : null;
         this.drawOrder.set(far || this.drawOrder.rest);
         skinMatrices(this._world, this._rest, m.bones.length, this._mats);
         for (let i = 0; i < m.parts.length; i++) {
