@@ -216,8 +216,8 @@ impl Resolver for HostResolver {
         _attributes: Option<ImportAttributes<'js>>,
     ) -> Result<String> {
         self.resolve_name(base, name).map_err(|msg| {
-            let _ = ctx;
-            Error::new_resolving_message(base, name, msg)
+            let text = format!("Error resolving module '{name}' from '{base}': {msg}");
+            reference_error(ctx, text)
         })
     }
 }
@@ -238,13 +238,33 @@ impl Loader for HostLoader {
                 Source::Native(f) => f(ctx.clone(), name),
             };
         }
-        let path = super::guard::confine_read(Path::new(name))
-            .map_err(|e| Error::new_loading_message(name, e))?;
+        let path =
+            super::guard::confine_read(Path::new(name)).map_err(|e| loading(ctx, name, &e))?;
         let max = re2d::limits::Limits::current().json_max_bytes;
         let source = super::guard::read_counted(ctx, &path, max, "json-max-bytes", 0, "import")?
-            .map_err(|e| Error::new_loading_message(name, e.to_string()))?;
+            .map_err(|e| loading(ctx, name, &e.to_string()))?;
         super::guard::add_input(&path);
         Module::declare(ctx.clone(), name, source)
+    }
+}
+
+/// The loader's error, worded as rquickjs words it.
+fn loading(ctx: &Ctx<'_>, name: &str, message: &str) -> Error {
+    reference_error(ctx, format!("Error loading module '{name}': {message}"))
+}
+
+/// Throws a `ReferenceError` carrying the whole `text`. rquickjs' own
+/// resolving and loading errors are formatted by QuickJS into a 256-byte
+/// buffer, which cut the message wherever a long path made it outgrow that —
+/// and then `exists` and `missing` outside the root read differently.
+fn reference_error(ctx: &Ctx<'_>, text: String) -> Error {
+    let made = ctx
+        .globals()
+        .get::<_, rquickjs::Constructor>("ReferenceError")
+        .and_then(|c| c.construct::<_, rquickjs::Value>((text,)));
+    match made {
+        Ok(error) => ctx.throw(error),
+        Err(e) => e,
     }
 }
 
