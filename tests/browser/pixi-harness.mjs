@@ -15,8 +15,14 @@
 //   M  the state machine: seeded random steps (speed set, trigger fired, update(dt)) through the
 //      player and through the Rive runtime on the character's export-riv file: every bone's
 //      rotation within 1e-4 rad and every root's x/y within 0.001 px after every step, and the
-//      same state changes. Controls: the MUTANTS of js/pixi/test/mutants.js, each a machine
-//      with one rule of §11.5 broken, must differ on some seed.
+//      same state changes; the triggers of body-part layers (issue 47) are fired too. Controls:
+//      the MUTANTS of js/pixi/test/mutants.js, each a machine with one rule of §11.5 broken, must
+//      differ on some seed (and LAYER_MUTANTS where the machine has layers).
+//   L  motions by body part (issue 47): a model whose machine has layers (the biped's wave on its
+//      arms) stepped as the .riv harness's L1 steps it (walking, the layer's trigger fired, past
+//      the clip's end, fired again) through the player's machine; each shot against render-ref's
+//      mixed pose (--clip walk --time T --layer CLIP@T'): IoU ≥ 0.99 and colour ≥ 0.97. Control:
+//      the same model without its layers must fail on the frames where the layer plays.
 //   B  bad input: models export-riv refuses reject with a ModelError naming code and field; a
 //      missing or broken texture rejects E_TEXTURE naming it; nothing is added to the stage and
 //      no asset the failed load fetched stays cached. Controls: a good model resolves and adds
@@ -165,7 +171,8 @@ async function machine(a, page, name, mutants) {
     const res = { seeds: [], controls: {} };
     for (const m of mutants) res.controls[m] = { caught: 0, seeds: 0 };
     for (let seed = a.seeds[0]; seed <= a.seeds[1]; seed++) {
-        const st = steps(seed * 7919 + name.length, sm.input, sm.triggers.map((t) => t[1]));
+        // the one-shots' triggers and the body-part layers' (issue 47), fired alike
+        const st = steps(seed * 7919 + name.length, sm.input, [...sm.triggers.map((t) => t[1]), ...(sm.layers || []).map((l) => l.trigger)]);
         const rive = await page.evaluate((u, n, s, b) => window.re2dPixi.riveMachine(u, n, s, b), `/out/${name}.riv`, sm.name, st, bones);
         const player = await page.evaluate((u, s) => window.re2dPixi.machine(u, s), `/fx/rig-${name}/model.json`, st);
         res.seeds.push({ seed, ...compare(player, rive), fires: st.filter((x) => x.fire).length });
@@ -176,6 +183,38 @@ async function machine(a, page, name, mutants) {
         }
     }
     return res;
+}
+
+// L: the first one-shot layer of the machine played over the walk by the player's machine, shot
+// where the .riv harness's L1 shoots it (tests/browser/harness.mjs), against render-ref's mixed
+// pose; the control drops the model's layers. null when the machine has no one-shot layer.
+async function layered(a, page, name) {
+    const fdir = path.join(a.fixtures, `rig-${name}`);
+    const modelPath = path.join(fdir, 'model.json');
+    const model = JSON.parse(fs.readFileSync(modelPath, 'utf8'));
+    const sm = model.state_machine;
+    const L = sm && (sm.layers || []).find((l) => !model.clips[l.clip].loop);
+    if (!L) return null;
+    const out = path.join(a.out, name, 'layers');
+    fs.mkdirSync(out, { recursive: true });
+    const walk = sm.blend[sm.blend.length - 1][0];
+    const d = Math.round(model.clips[L.clip].duration * 60) / 60;
+    const ref = (tw, tl, tag) => {
+        const f = path.join(out, `ref-${tag}.png`);
+        re2d(a.re2d, ['riv', 'render-ref', modelPath, '--clip', walk, '--time', String(tw), ...(tl === null ? [] : ['--layer', `${L.clip}@${tl}`]), '--output', f]);
+        return M.readPng(f);
+    };
+    const steps = [{ dt: 0 }, { set: { [sm.input]: 1 }, dt: 0.3 }, { fire: [L.trigger], dt: 0.05 },
+        { dt: 0.5, shot: true }, { dt: 0.5, shot: true }, { dt: d - 1.0 + 0.1 }, { dt: 0.1, shot: true },
+        { fire: [L.trigger], dt: 0.05 }, { dt: 0.5, shot: true }];
+    const tEnd = 0.35 + d + 0.2;
+    const refs = [ref(0.85, 0.5, 'a'), ref(1.35, 1.0, 'b'), ref(tEnd, null, 'c'), ref(tEnd + 0.55, 0.5, 'd')];
+    const playing = [true, true, false, true];
+    const run = async (tag, opts) => {
+        const r = await page.evaluate((u, s, o) => window.re2dPixi.machineShots(u, s, o), `/fx/rig-${name}/model.json`, steps, opts);
+        return savePngs(out, tag, r.urls).map((f, i) => ({ iou: M.iou(f, refs[i]), colour: M.colour(f, refs[i]) }));
+    };
+    return { clip: L.clip, playing, good: await run('player', {}), nolayers: await run('nolayers', { nolayers: true }) };
 }
 
 // B: the bad-input cases, written under --out/bad and served as /out/bad/.
@@ -283,12 +322,23 @@ async function main() {
         for (const name of a.characters.filter((n) => n === 'biped' || n === 'quadruped')) {
             const model = JSON.parse(fs.readFileSync(path.join(a.fixtures, `rig-${name}`, 'model.json'), 'utf8'));
             const oneShots = model.state_machine.triggers.length > 0;
-            const mutants = oneShots ? ['restart', 'nospill', 'lazy', 'sticky'] : ['lazy'];
+            const layers = (model.state_machine.layers || []).length > 0;
+            const mutants = [...(oneShots ? ['restart', 'nospill', 'lazy', 'sticky'] : ['lazy']), ...(layers ? ['nohold'] : [])];
             const m = await machine(a, page, name, mutants);
             results.machine[name] = m;
             const worst = m.seeds.reduce((w, s) => ({ angle: Math.max(w.angle, s.angle), pos: Math.max(w.pos, s.pos), states: w.states + s.states }), { angle: 0, pos: 0, states: 0 });
             say(m.seeds.every((s) => s.same), `M ${name}: ${m.seeds.length} seeds × 96 steps, player vs Rive runtime: max rotation diff ${worst.angle.toExponential(2)} rad, max root diff ${worst.pos.toExponential(2)} px, ${worst.states} state-change mismatches (tolerance ${TOL_ANGLE} rad, ${TOL_POS} px)`);
             for (const [mu, c] of Object.entries(m.controls)) say(c.caught > 0, `M ${name} control ${mu}: differs from the Rive runtime on ${c.caught}/${c.seeds} seeds`);
+        }
+        // L
+        for (const name of a.characters) {
+            const l = await layered(a, page, name);
+            if (!l) continue;
+            results.layers = { ...(results.layers || {}), [name]: l };
+            const fmt = (rs) => rs.map((r) => `${r.iou.toFixed(4)}/${r.colour.toFixed(4)}`).join(' ');
+            say(l.good.every(passes), `L ${name} ${l.clip} layer over the walk, ${l.good.length} shots vs render-ref's mixed pose (IoU/colour): ${fmt(l.good)}`);
+            const lf = l.nolayers.filter((r, i) => l.playing[i] && !passes(r)).length;
+            say(lf === l.playing.filter(Boolean).length, `L ${name} control without the layer: ${lf}/${l.playing.filter(Boolean).length} shots where the layer plays fail (${fmt(l.nolayers)})`);
         }
         // B
         const cases = badCases(a);

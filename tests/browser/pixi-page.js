@@ -4,7 +4,7 @@
 // the player and in the official Rive runtime, and loads bad inputs. Frames are PNG data URLs.
 import { Application, Assets, Cache } from 'pixi.js';
 import { artboardFrame, loadCharacter } from '/player/index.js';
-import { MUTANTS } from '/player/test/mutants.js';
+import { LAYER_MUTANTS, MUTANTS } from '/player/test/mutants.js';
 
 // PixiJS decodes images in a Web Worker by default; the harness's request interception (every
 // request outside 127.0.0.1 is caught, tests/browser/browser.mjs) stalls the worker's requests
@@ -77,7 +77,7 @@ window.re2dPixi = {
     // state changes. `mutant`: a MUTANTS name (a control).
     async machine(url, steps, mutant) {
         const ch = await character(url);
-        if (mutant) MUTANTS[mutant](ch.machine);
+        if (mutant) ({ ...MUTANTS, ...LAYER_MUTANTS })[mutant](ch.machine);
         const f = artboardFrame(ch.model);
         await appOf(f.width, f.height);
         ch.position.set(f.x, f.y);
@@ -97,6 +97,26 @@ window.re2dPixi = {
         }
         ch.destroy();
         return out;
+    },
+
+    // The player's state machine stepped (set, fire, update(dt)) with a frame shot after each step
+    // marked `shot`; nolayers: the model's state-machine layers dropped (the control of L).
+    async machineShots(url, steps, { nolayers = false } = {}) {
+        const ch = await character(url, nolayers && ((m) => { delete m.state_machine.layers; return m; }));
+        const f = artboardFrame(ch.model);
+        await appOf(f.width, f.height);
+        ch.position.set(f.x, f.y);
+        app.stage.addChild(ch);
+        const urls = [];
+        for (const st of steps) {
+            for (const [k, v] of Object.entries(st.set || {})) ch.setInput(k, v);
+            // without its layers the model has no input for the layer's trigger: nothing to fire
+            for (const k of st.fire || []) if (!nolayers || ch.machine.inputs.some((i) => i.name === k)) ch.fire(k);
+            ch.update(st.dt);
+            if (st.shot) urls.push(shot());
+        }
+        ch.destroy();
+        return { urls };
     },
 
     // The same steps in the Rive runtime (low-level API) on the exported .riv: each bone's

@@ -33,9 +33,10 @@ async function main() {
     slider.oninput = () => { ch.setInput(m.input, Number(slider.value)); value.textContent = Number(slider.value).toFixed(2); };
     label.append(`${m.input} `, slider, ' ', value);
     box.append(label);
-    for (const t of m.triggers) {
-        const b = Object.assign(document.createElement('button'), { textContent: t.name, id: `input-${t.name}` });
-        b.onclick = () => ch.fire(t.name);
+    // a button per trigger: the one-shots, then the motions by body part (layers over the walk)
+    for (const name of [...m.triggers.map((t) => t.name), ...m.layers.map((l) => l.trigger)]) {
+        const b = Object.assign(document.createElement('button'), { textContent: name, id: `input-${name}` });
+        b.onclick = () => ch.fire(name);
         box.append(b);
     }
     // state names are the Rive runtime's: a clip's name, "unknown" for the blend

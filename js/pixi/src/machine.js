@@ -3,9 +3,10 @@
 //
 // The model's section becomes the graph export-riv writes (src/riv/machine.rs, §11.7): one
 // layer with Entry → a 1-D blend of the clips by the Number input (Reset on), Any → one-shot k
-// when trigger k fires, one-shot k → the blend at 100 % of its clip. `layersOf` builds that
-// graph as data (inputs, layers of states with transitions); `StateMachine` runs any such graph,
-// so more layers (motions by body part) are more entries in `layers`.
+// when trigger k fires, one-shot k → the blend at 100 % of its clip; then one layer per motion
+// by body part (`state_machine.layers`, src/riv/layers.rs), its trigger an input after the
+// others. `layersOf` builds that graph as data (inputs, layers of states with transitions);
+// `StateMachine` runs any such graph.
 //
 // Semantics (§11.5):
 // - every advance, each layer in order advances its current state by dt, then takes the first
@@ -25,7 +26,10 @@
 //   clip A is applied at 1 − m then clip B at m, m = (x − a)/(b − a); with Reset, before each
 //   apply every value the blend's clips key goes back to a baseline: the first clip's first key
 //   for what it keys, else the value when the state was entered;
-// - transitions have duration 0 (export-riv writes no mixing); the Exit state applies nothing.
+// - transitions have duration 0 (export-riv writes no mixing); the Exit state applies nothing;
+// - a transition out of an animation state holds that animation: on the advance it is left, it
+//   is applied once more at the time it left, before the new state (the runtime's hold
+//   animation; seen where a body-part layer's one-shot ends in Exit: its last frame shows once);
 // A layer whose state changed during an advance reports the state it ends in (once, however
 // many transitions it chained), by the web runtime's names: a clip's name, "unknown" for a blend,
 // "exit".
@@ -46,7 +50,24 @@ export function layersOf(model) {
         { kind: 'blend1d', input: 0, reset: true, clips: m.blend.map((b) => ({ clip: b.clip, value: Math.fround(b.threshold) })), transitions: [] },
         ...m.triggers.map((t) => ({ kind: 'animation', clip: t.clip, transitions: [{ to: BLEND, exitTime: 1 }] })),
     ];
-    return { inputs, layers: [{ name: 'locomotion', states }] };
+    return { inputs: [...inputs, ...m.layers.map((l) => ({ name: l.trigger, type: 'trigger' }))], layers: [{ name: 'locomotion', states }, ...m.layers.map((l, j) => bodyPartLayer(model, l, inputs.length + j))] };
+}
+
+// A motion by body part (issue 47; src/riv/layers.rs): Entry → Exit (the layer starts applying
+// nothing); Any → the clip when its trigger fires (never while it plays: no transition goes to
+// the current state); the clip → Exit at 100 % of a one-shot, or when the trigger fires again
+// for a looping clip. Its clip keys only its body part's bones, so it moves those over the layers
+// before it and leaves the others to them.
+function bodyPartLayer(model, layer, trigger) {
+    const EXIT = 2, CLIP = 3;
+    const loop = model.clips[layer.clip].loop;
+    const states = [
+        { kind: 'entry', transitions: [{ to: EXIT }] },
+        { kind: 'any', transitions: [{ to: CLIP, trigger }] },
+        { kind: 'exit', transitions: [] },
+        { kind: 'animation', clip: layer.clip, transitions: [loop ? { to: EXIT, trigger } : { to: EXIT, exitTime: 1 }] },
+    ];
+    return { name: layer.name, states };
 }
 
 // One clip playing inside a state: Rive's LinearAnimationInstance, whose clock is float32 and
@@ -183,6 +204,7 @@ class LayerInstance {
         this.index = layer.states.findIndex((s) => s.kind === 'entry');
         this.current = new SilentInstance(layer.states[this.index]);
         this.used = new Set(); // triggers this layer used in this advance
+        this.hold = null; // the clip a transition left this advance, at the time it left
     }
 
     allowed(t) {
@@ -215,7 +237,10 @@ class LayerInstance {
     }
 
     enter(to, pose) {
-        const spilled = this.current instanceof AnimationInstance ? this.current.player.spilled : 0;
+        const from = this.current instanceof AnimationInstance ? this.current.player : null;
+        const spilled = from ? from.spilled : 0;
+        // the runtime holds the animation it leaves: applied once more at its exit time
+        if (from) this.hold = { clip: from.clip, time: from.time };
         const s = this.layer.states[to];
         const clips = this.machine.clips;
         this.index = to;
@@ -231,6 +256,11 @@ class LayerInstance {
         let changed = false;
         for (let i = 0; i < MAX_CHAIN && this.tryChange(pose); i++) changed = true;
         if (changed && this.current.name !== null) this.machine.changes.push(this.current.name);
+        if (this.hold) {
+            applyClip(this.hold.clip, this.hold.time, pose, 1);
+            if (this.hold.clip.drawOrder.length) this.machine.keyed = this.hold;
+            this.hold = null;
+        }
         this.current.apply(pose);
         // a later layer's keys override an earlier one's, as they override its bones
         const k = this.current.keyed();

@@ -65,3 +65,20 @@ export const MUTANTS = {
         return sm;
     },
 };
+
+// Rules only a machine with body-part layers shows (the biped's wave over the walk): checked by
+// tests/browser/pixi-harness.mjs against the Rive runtime, not by the §11.7 oracle (one layer).
+export const LAYER_MUTANTS = {
+    // the animation a transition leaves is not applied once more (the runtime's hold): a layer's
+    // one-shot that ends in Exit lets go of its bones one advance early
+    nohold(sm) {
+        for (const l of sm.layers) {
+            const orig = l.enter.bind(l);
+            l.enter = (to, pose) => {
+                orig(to, pose);
+                l.hold = null;
+            };
+        }
+        return sm;
+    },
+};
