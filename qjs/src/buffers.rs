@@ -3,7 +3,7 @@
 //! use [`super::pure`] instead, which also reads `Array` elements and object
 //! properties without running JS.
 
-use rquickjs::{Ctx, Exception, Result, TypedArray};
+use rquickjs::{Ctx, Result, TypedArray};
 
 macro_rules! slice_fn {
     ($name:ident, $t:ty) => {
@@ -26,7 +26,7 @@ macro_rules! slice_fn {
                     .get::<_, rquickjs::Object>("buffer")
                     .and_then(|b| b.get::<_, bool>("detached"))
                     .unwrap_or(true);
-                Exception::throw_type(
+                crate::errors::type_error(
                     ctx,
                     if detached {
                         "typed array is detached (its ArrayBuffer was transferred)"

@@ -45,7 +45,7 @@ fn channel(v: Opt<f64>, default: u8) -> u8 {
 /// Build the default engine object for a `width × height` framebuffer.
 pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js>> {
     let st = Rc::new(RefCell::new(State {
-        fb: Framebuffer::try_new(width, height).map_err(|e| Exception::throw_range(ctx, &e))?,
+        fb: Framebuffer::try_new(width, height).map_err(|e| crate::errors::range_error(ctx, &e))?,
         textures: Vec::new(),
         sprites: Vec::new(),
     }));
@@ -90,7 +90,7 @@ pub fn create<'js>(ctx: &Ctx<'js>, width: u32, height: u32) -> Result<Object<'js
                 let fail = |e: String| {
                     let msg = format!("loadTexture: {}: {e}", path.display());
                     if e.contains("(limit ") {
-                        Exception::throw_range(&ctx, &msg) // over a size limit
+                        crate::errors::range_error(&ctx, &msg) // over a size limit
                     } else {
                         Exception::throw_message(&ctx, &msg)
                     }

@@ -192,7 +192,7 @@ pub fn check_native(ctx: &Ctx<'_>, need: u64, what: &str) -> Result<()> {
     let heap = heap_in_use(ctx);
     let total = heap.saturating_add(held).saturating_add(need);
     if total > limit {
-        return Err(Exception::throw_range(
+        return Err(crate::errors::range_error(
             ctx,
             &format!(
                 "{what}: needs up to {need} bytes of native buffers beside {heap} bytes of heap \
@@ -234,7 +234,7 @@ pub fn read_counted(
         return Ok(read_file(path, max, limit));
     };
     let refuse = |size: String| {
-        Exception::throw_range(
+        crate::errors::range_error(
             ctx,
             &format!(
                 "{what}: {}: {size} bytes to read into native memory, more than the {room} bytes \

@@ -12,6 +12,7 @@
 //! | [`pure`] | side-effect-free reads of live JS values for the one-pass mesh loops | js-mesh.md §7, §8.4 |
 //! | [`raster`] | CPU triangle rasteriser with depth test | js-mesh.md §8.4 (`submitMesh`) |
 //! | [`engine`] | default `globalThis.engine` over [`raster`] | issue 3 §5 |
+//! | [`errors`] | natives' errors thrown with their whole message (QuickJS cuts its own at 256 bytes) | — |
 //! | [`guard`] | per-run limits: time limit, native memory share, `--root`, script inputs | issue 20 |
 //! | [`host`] | running a file as the `re2d-qjs` CLI does (timers included) | issue 3 §1 |
 //! | [`fuzz`] | the `js` fuzz target's driver (generated calls, hostile values) | — |
@@ -19,6 +20,7 @@
 
 pub mod buffers;
 pub mod engine;
+pub mod errors;
 pub mod fuzz;
 pub mod guard;
 pub mod host;

@@ -30,7 +30,7 @@
 //! restLocal, min, max]`.
 
 use rquickjs::{
-    Ctx, Exception, Function, Result, TypedArray, Value,
+    Ctx, Function, Result, TypedArray, Value,
     function::Rest,
     module::{Declarations, Exports, ModuleDef},
 };
@@ -330,11 +330,14 @@ fn index(v: &Value<'_>) -> Option<u32> {
 
 fn deform<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
     let [part, pose, rest, out, verts, uv, n, from, rigid, rgb] = args.0.as_slice() else {
-        return Err(Exception::throw_type(&ctx, "deform: expected 10 arguments"));
+        return Err(crate::errors::type_error(
+            &ctx,
+            "deform: expected 10 arguments",
+        ));
     };
     let rgb = TypedArray::<f64>::from_value(rgb.clone())?;
     let (Some(n), Some(from)) = (n.as_number(), index(from)) else {
-        return Err(Exception::throw_type(&ctx, "deform: bad vertex range"));
+        return Err(crate::errors::type_error(&ctx, "deform: bad vertex range"));
     };
     let Some(lay) = Layout::get(&ctx) else {
         return Ok(from as f64);
@@ -358,10 +361,13 @@ fn deform<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
 
 fn colors<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
     let [part, n, from, rgb] = args.0.as_slice() else {
-        return Err(Exception::throw_type(&ctx, "colors: expected 4 arguments"));
+        return Err(crate::errors::type_error(
+            &ctx,
+            "colors: expected 4 arguments",
+        ));
     };
     let (Some(n), Some(from)) = (n.as_number(), index(from)) else {
-        return Err(Exception::throw_type(&ctx, "colors: bad vertex range"));
+        return Err(crate::errors::type_error(&ctx, "colors: bad vertex range"));
     };
     let rgb = TypedArray::<f64>::from_value(rgb.clone())?;
     let Some(lay) = Layout::get(&ctx) else {
@@ -409,10 +415,13 @@ fn unroll_pass<'p>(p: &Pass<'p>, a: &[Val<'p>; 3], k: f64, from: u32) -> u32 {
 
 fn unroll<'js>(ctx: Ctx<'js>, args: Rest<Value<'js>>) -> Result<f64> {
     let [scratch, flat, tris, k, from] = args.0.as_slice() else {
-        return Err(Exception::throw_type(&ctx, "unroll: expected 5 arguments"));
+        return Err(crate::errors::type_error(
+            &ctx,
+            "unroll: expected 5 arguments",
+        ));
     };
     let (Some(k), Some(from)) = (k.as_number(), index(from)) else {
-        return Err(Exception::throw_type(&ctx, "unroll: bad index range"));
+        return Err(crate::errors::type_error(&ctx, "unroll: bad index range"));
     };
     let Some(lay) = Layout::get(&ctx) else {
         return Ok(from as f64);
@@ -461,7 +470,10 @@ fn limits_from(flat: &[f64]) -> Vec<JointLimit> {
 
 fn two_bone<'js>(ctx: Ctx<'js>, a: Vec<f64>, limits: Option<Vec<f64>>) -> Result<Vec<f64>> {
     if a.len() != 7 {
-        return Err(Exception::throw_type(&ctx, "twoBone: expected 7 numbers"));
+        return Err(crate::errors::type_error(
+            &ctx,
+            "twoBone: expected 7 numbers",
+        ));
     }
     let r = match limits.map(|l| limits_from(&l)) {
         Some(l) if l.len() == 2 => {
@@ -485,7 +497,7 @@ fn chain<'js>(
     limits: Option<Vec<f64>>,
 ) -> Result<Vec<f64>> {
     if a.len() != 6 {
-        return Err(Exception::throw_type(&ctx, "chain: expected 6 numbers"));
+        return Err(crate::errors::type_error(&ctx, "chain: expected 6 numbers"));
     }
     let opts = ChainOptions {
         iterations: a[4],

@@ -34,9 +34,9 @@ use re2d::model::{
 pub fn throw(ctx: &Ctx<'_>, e: &ModelError) -> rquickjs::Error {
     let msg = e.message.as_str();
     match e.class {
-        ErrorClass::Type => Exception::throw_type(ctx, msg),
-        ErrorClass::Range => Exception::throw_range(ctx, msg),
-        ErrorClass::Syntax => Exception::throw_syntax(ctx, msg),
+        ErrorClass::Type => crate::errors::type_error(ctx, msg),
+        ErrorClass::Range => crate::errors::range_error(ctx, msg),
+        ErrorClass::Syntax => crate::errors::syntax_error(ctx, msg),
         ErrorClass::Error => Exception::throw_message(ctx, msg),
     }
 }
@@ -88,7 +88,12 @@ fn validate_anims(ctx: Ctx<'_>, text: String, bones_text: String) -> Result<Stri
                 _ => None,
             })
             .collect(),
-        _ => return Err(Exception::throw_type(&ctx, "bone names must be an array")),
+        _ => {
+            return Err(crate::errors::type_error(
+                &ctx,
+                "bone names must be an array",
+            ));
+        }
     };
     let a = validate_animations(v, &bones_only(bones)).map_err(|e| throw(&ctx, &e))?;
     Ok(jstext::to_text(&a.json))
@@ -104,7 +109,7 @@ fn rel_asset(ctx: Ctx<'_>, file: String, path: String) -> Result<String> {
     let path = match parse(&ctx, &path)? {
         Value::String(s) => s,
         _ => {
-            return Err(Exception::throw_type(
+            return Err(crate::errors::type_error(
                 &ctx,
                 "asset path must be a non-empty string",
             ));
@@ -158,7 +163,7 @@ fn read_text(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
     match text {
         Ok(b) => Ok(String::from_utf8(b).ok()),
         Err(re2d::limits::ReadError::TooLarge(e)) => {
-            Err(Exception::throw_range(&ctx, &format!("{path}: {e}")))
+            Err(crate::errors::range_error(&ctx, &format!("{path}: {e}")))
         }
         Err(_) => Ok(None),
     }

@@ -217,7 +217,7 @@ impl Resolver for HostResolver {
     ) -> Result<String> {
         self.resolve_name(base, name).map_err(|msg| {
             let text = format!("Error resolving module '{name}' from '{base}': {msg}");
-            reference_error(ctx, text)
+            crate::errors::reference_error(ctx, &text)
         })
     }
 }
@@ -250,22 +250,7 @@ impl Loader for HostLoader {
 
 /// The loader's error, worded as rquickjs words it.
 fn loading(ctx: &Ctx<'_>, name: &str, message: &str) -> Error {
-    reference_error(ctx, format!("Error loading module '{name}': {message}"))
-}
-
-/// Throws a `ReferenceError` carrying the whole `text`. rquickjs' own
-/// resolving and loading errors are formatted by QuickJS into a 256-byte
-/// buffer, which cut the message wherever a long path made it outgrow that —
-/// and then `exists` and `missing` outside the root read differently.
-fn reference_error(ctx: &Ctx<'_>, text: String) -> Error {
-    let made = ctx
-        .globals()
-        .get::<_, rquickjs::Constructor>("ReferenceError")
-        .and_then(|c| c.construct::<_, rquickjs::Value>((text,)));
-    match made {
-        Ok(error) => ctx.throw(error),
-        Err(e) => e,
-    }
+    crate::errors::reference_error(ctx, &format!("Error loading module '{name}': {message}"))
 }
 
 #[cfg(test)]

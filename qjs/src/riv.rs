@@ -35,7 +35,7 @@ fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
 }
 
 fn type_err_as(ctx: &Ctx<'_>, what: &str, msg: &str) -> rquickjs::Error {
-    Exception::throw_type(ctx, &format!("{what}: {msg}"))
+    crate::errors::type_error(ctx, &format!("{what}: {msg}"))
 }
 
 fn riv_err(ctx: &Ctx<'_>, e: &RivError) -> rquickjs::Error {
@@ -82,7 +82,7 @@ fn to_json_as<'js>(ctx: &Ctx<'js>, v: Value<'js>, what: &str) -> Result<Option<J
     let limits = re2d::limits::Limits::current();
     limits
         .check_json_depth(text.as_bytes())
-        .map_err(|e| Exception::throw_range(ctx, &e.to_string()))?;
+        .map_err(|e| crate::errors::range_error(ctx, &e.to_string()))?;
     let tree = re2d::limits::json_values(text.as_bytes())
         .saturating_mul(re2d::limits::JSON_BYTES_PER_VALUE)
         .saturating_add(text.len() as u64);

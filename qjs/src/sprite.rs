@@ -94,11 +94,11 @@ pub struct Handle {
 }
 
 fn type_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
-    Exception::throw_type(ctx, msg)
+    crate::errors::type_error(ctx, msg)
 }
 
 fn range_err(ctx: &Ctx<'_>, msg: &str) -> rquickjs::Error {
-    Exception::throw_range(ctx, msg)
+    crate::errors::range_error(ctx, msg)
 }
 
 fn at<'a, 'js>(args: &'a Rest<Value<'js>>, i: usize) -> Option<&'a Value<'js>> {

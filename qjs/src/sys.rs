@@ -54,7 +54,7 @@ fn load_file(ctx: Ctx<'_>, path: String) -> Result<Option<String>> {
         .map_err(|e| rquickjs::Exception::throw_message(&ctx, &format!("loadFile: {e}")))?;
     match super::guard::read_counted(&ctx, &file, max, "json-max-bytes", 0, "loadFile")? {
         Ok(b) => Ok(String::from_utf8(b).ok()),
-        Err(re2d::limits::ReadError::TooLarge(e)) => Err(rquickjs::Exception::throw_range(
+        Err(re2d::limits::ReadError::TooLarge(e)) => Err(crate::errors::range_error(
             &ctx,
             &format!("loadFile: {path}: {e}"),
         )),

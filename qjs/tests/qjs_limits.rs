@@ -461,8 +461,9 @@ catch (e) { print('after', n, e.constructor.name, e.message); }
 fn one_answer_for_every_path_outside_the_root() {
     // a deep folder, as a checkout under a long path has: QuickJS cuts the
     // messages it formats itself at 256 bytes, which once made the answers
-    // for `exists` and `missing` differ where the cut fell
-    let d = tmp("oracle").join("a-folder-deep-enough-that-the-loader-message-outgrows-the-256-byte-buffer-quickjs-formats-errors-in");
+    // for `exists` and `missing` differ where the cut fell (every answer
+    // here names the root, so every one outgrows 256 bytes)
+    let d = tmp("oracle").join(format!("deep-{}", "folder-".repeat(28)));
     let root = d.join("r");
     let other = d.join("o");
     fs::create_dir_all(&root).unwrap();
