@@ -124,7 +124,7 @@ pub fn moved_at(
 }
 
 /// [`pose_at`] and [`moved_at`] together: one clip over the rest pose (none: the rest pose).
-fn clip_pose(
+pub fn clip_pose(
     model: &Model,
     clip: Option<&str>,
     t: f64,

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::cut::slice::PartImage;
 use crate::declare::skeleton::Skeleton;
-use re2d_riv::model::Frame;
+use crate::skin::reveal::ORIGIN;
 use re2d_riv::{Model, reference};
 
 /// Texels the seen set is grown by before counting (the reveal renders at a quarter scale).
@@ -96,14 +96,15 @@ pub fn volume(sk: &Skeleton, model: &Model, clip: &str, fps: u32) -> Vec<(usize,
     let Some(c) = model.clip(clip) else {
         return Vec::new();
     };
-    let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-    let rest = model.world(&rest_local, 0.0, 0.0);
-    let frame = Frame {
-        width: 1,
-        height: 1,
-        ox: 0.0,
-        oy: 0.0,
-    };
+    let rest = model.rest();
+    // the clip's poses, sampled once for every part
+    let poses: Vec<_> = (0..=SAMPLES)
+        .filter_map(|i| {
+            let t = c.duration * i as f64 / SAMPLES as f64;
+            let (local, moved) = reference::clip_pose(model, Some(clip), t, fps).ok()?;
+            Some(model.world_moved(&local, &moved, 0.0, 0.0))
+        })
+        .collect();
     let mut out = Vec::new();
     for (pk, part) in model.parts.iter().enumerate() {
         let Some(k) = sk.bones.iter().position(|b| b.name == part.name) else {
@@ -123,16 +124,8 @@ pub fn volume(sk: &Skeleton, model: &Model, clip: &str, fps: u32) -> Vec<(usize,
             continue;
         }
         let (mut lo, mut hi) = (0.0f64, 0.0f64);
-        for i in 0..=SAMPLES {
-            let t = c.duration * i as f64 / SAMPLES as f64;
-            let (Ok(local), Ok(moved)) = (
-                reference::pose_at(model, Some(clip), t, fps),
-                reference::moved_at(model, Some(clip), t, fps),
-            ) else {
-                continue;
-            };
-            let pose = model.world_moved(&local, &moved, 0.0, 0.0);
-            let pts = reference::deform(model, pk, &pose, &rest, &frame);
+        for pose in &poses {
+            let pts = reference::deform(model, pk, pose, &rest, &ORIGIN);
             let r = area(&pts, &part.tris, &keep) / a0 - 1.0;
             lo = lo.min(r);
             hi = hi.max(r);

@@ -414,7 +414,8 @@ pub fn load_any(path: &Path, limits: &Limits) -> Result<(Input, Option<Vec<u8>>)
             ReadError::TooLarge(e) => RigError::new("E_RIG_LIMIT", format!("{}: {e}", p.display())),
         })
     };
-    let (decl, image_path, name) = match ext.as_str() {
+    // the drawing, when it was already decoded to guess its skeleton
+    let (decl, image_path, name, decoded) = match ext.as_str() {
         "yaml" | "yml" => {
             let joints = crate::guess::animated::joints(&read(path)?, limits)?;
             let mask_path = dir.join("mask.png");
@@ -434,7 +435,7 @@ pub fn load_any(path: &Path, limits: &Limits) -> Result<(Input, Option<Vec<u8>>)
             let name = dir
                 .file_name()
                 .map_or("character".into(), |s| s.to_string_lossy().into_owned());
-            (decl, dir.join("texture.png"), name)
+            (decl, dir.join("texture.png"), name, None)
         }
         "png" | "jpg" | "jpeg" => {
             let what = path.display().to_string();
@@ -446,18 +447,26 @@ pub fn load_any(path: &Path, limits: &Limits) -> Result<(Input, Option<Vec<u8>>)
             let name = path
                 .file_stem()
                 .map_or("character".into(), |s| s.to_string_lossy().into_owned());
-            (g.json, path.to_path_buf(), name)
+            (g.json, path.to_path_buf(), name, Some(img))
         }
         _ => return load(path, limits).map(|i| (i, None)),
     };
     let mut text = serde_json::to_vec_pretty(&decl).unwrap_or_default();
     text.push(b'\n');
     let sk = Skeleton::parse(&text, limits)?;
-    let bytes = read(&image_path)?;
-    let what = image_path.display().to_string();
-    let head = crate::declare::image::header(&bytes, &what)?;
-    sk.check_image(head.width, head.height, limits)?;
-    let image = crate::declare::image::decode(&bytes, &what, limits)?;
+    let image = match decoded {
+        Some(img) => {
+            sk.check_image(img.width, img.height, limits)?;
+            img
+        }
+        None => {
+            let bytes = read(&image_path)?;
+            let what = image_path.display().to_string();
+            let head = crate::declare::image::header(&bytes, &what)?;
+            sk.check_image(head.width, head.height, limits)?;
+            crate::declare::image::decode(&bytes, &what, limits)?
+        }
+    };
     Ok((
         Input {
             sk,
@@ -779,24 +788,14 @@ pub fn build(input: &Input, opts: &Options, limits: &Limits) -> Result<Built, Ri
         Vec::new(),
         limits,
     )?;
-    let mut seen: Vec<Vec<bool>> =
-        s.sl.parts
-            .iter()
-            .map(|p| vec![false; p.width * p.height])
-            .collect();
     let mut measures: Vec<measure::ClipMeasure> = Vec::with_capacity(first.clips.len());
-    crate::skin::reveal::seen_per_clip(
+    let seen = crate::skin::reveal::seen_per_clip(
         &input.sk,
         &s.sl.parts,
         &m.meshes,
         &first,
         opts.fps,
         |ci, clip_seen| {
-            for (a, c) in seen.iter_mut().zip(clip_seen) {
-                for (x, &y) in a.iter_mut().zip(c) {
-                    *x |= y;
-                }
-            }
             if let Some(ci) = ci {
                 measures.push(measure::ClipMeasure {
                     name: first.clips[ci].name.clone(),

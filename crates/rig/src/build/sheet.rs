@@ -220,8 +220,8 @@ pub(super) fn walk_frames(
     if let Some(clip) = clip
         && let Some(c) = model.clip(clip)
     {
-        let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-        let rest = model.world(&rest_local, 0.0, 0.0);
+        let rest = model.rest();
+        let default = riv::draworder::default_order(model);
         let frame = riv::model::Frame {
             width: w as u32,
             height: h as u32,
@@ -231,13 +231,13 @@ pub(super) fn walk_frames(
         for i in 0..SHEET_FRAMES {
             let time = c.duration * i as f64 / SHEET_FRAMES as f64;
             let err = |e: riv::RivError| RigError::new("E_RIG_MODEL", e.to_string());
-            let local = riv::reference::pose_at(model, Some(clip), time, fps).map_err(err)?;
-            let moved = riv::reference::moved_at(model, Some(clip), time, fps).map_err(err)?;
+            let (local, moved) =
+                riv::reference::clip_pose(model, Some(clip), time, fps).map_err(err)?;
             let pose = model.world_moved(&local, &moved, 0.0, 0.0);
             let mut canvas = Canvas::new([0, 0, tw as i64, th as i64]);
             // far to near in the clip's order at that time (its draw-order keys, issue 42)
-            let keyed = riv::draworder::order_at(model, Some(c), time, fps);
-            for pk in keyed.into_iter().rev() {
+            let order = riv::draworder::order_at(model, Some(c), time, fps);
+            for &pk in order.iter().rev() {
                 let Some(k) = input
                     .sk
                     .bones
@@ -275,9 +275,7 @@ pub(super) fn walk_frames(
                 }
                 p[3] = 255;
             }
-            if riv::draworder::order_at(model, Some(c), time, fps)
-                != riv::draworder::default_order(model)
-            {
+            if order != default {
                 border(&mut px, tw, th, [255, 150, 20, 255]);
             }
             frames.push(px);

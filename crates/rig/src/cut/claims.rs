@@ -224,10 +224,8 @@ pub(crate) fn grow(p: &Paint, seed: &[u8]) -> Claims {
 
 /// Step 4: each pixel to its best claim, unless the tube owner's is within [`SLACK`].
 pub(crate) fn decide(p: &Paint, c: &Claims, owner: &mut [u8], howv: &mut [u8]) {
-    let (w, h, n, sk, sil, cv, ink, figure, rank) =
-        (p.w, p.h, p.n(), p.sk, p.sil, p.cv, p.ink, p.figure, &p.rank);
+    let (n, cv, ink, figure) = (p.n(), p.cv, p.ink, p.figure);
     let nr = n as u64;
-    let _ = (w, h, sk, sil, rank);
     let (t1, l1, t2, l2, settled) = (&c.t1, &c.l1, &c.t2, &c.l2, &c.settled);
     // the claims: the best label, unless the tube owner's is within SLACK
     for i in pixels(figure) {

@@ -110,9 +110,7 @@ pub(crate) fn candidates(p: &Paint) -> (Vec<bool>, Vec<u8>) {
 
 /// Step 2: the candidates kept per region of paint (see the module doc).
 pub(crate) fn vote(p: &Paint, plain: &[bool], cand: &[u8]) -> Seeds {
-    let (w, h, n, sk, sil, cv, ink, figure, rank) =
-        (p.w, p.h, p.n(), p.sk, p.sil, p.cv, p.ink, p.figure, &p.rank);
-    let _ = (sk, sil, cv, ink, rank);
+    let (w, h, n, figure) = (p.w, p.h, p.n(), p.figure);
     // regions of paint (4-connected plain pixels): a bone keeps its seeds in
     // a region only with SEED_SHARE of the region's best votes
     let mut region_seen = vec![false; w * h];

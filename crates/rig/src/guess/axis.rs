@@ -133,7 +133,7 @@ pub fn axis(mask: &[bool], w: usize, h: usize) -> Option<Axis> {
         return None;
     }
     let dist = edt(&cells, ww, wh);
-    let mut skel = thin(&cells, ww, wh);
+    let skel = thin(&cells, ww, wh);
     let mut a = Axis {
         w: ww,
         h: wh,
@@ -141,25 +141,8 @@ pub fn axis(mask: &[bool], w: usize, h: usize) -> Option<Axis> {
         origin: [x0 as f64 - f as f64, y0 as f64 - f as f64],
         mask: cells,
         dist,
-        skel: Vec::new(),
+        skel,
     };
-    std::mem::swap(&mut a.skel, &mut skel);
-    if let Some(p) = std::env::var_os("RE2D_GUESS_DEBUG_AXIS") {
-        let px: Vec<u8> = (0..ww * wh)
-            .flat_map(|i| {
-                if a.skel[i] {
-                    [255, 0, 0, 255]
-                } else if a.mask[i] {
-                    [200, 200, 200, 255]
-                } else {
-                    [0, 0, 0, 255]
-                }
-            })
-            .collect();
-        if let Ok(b) = re2d_output::png_encode::encode_rgba(&px, ww as u32, wh as u32) {
-            let _ = std::fs::write(p, b);
-        }
-    }
     prune(&mut a);
     Some(a)
 }

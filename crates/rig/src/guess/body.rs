@@ -279,36 +279,19 @@ pub fn body(a: &Axis) -> Option<Body> {
     if ends.len() < 2 {
         return None;
     }
-    let _ = t.xy(t.centre);
     let bottom = (0..a.mask.len())
         .filter(|&i| a.mask[i])
         .map(|i| (i / a.w) as f64)
         .fold(0.0, f64::max);
-    let (mut x0, mut x1, mut y0) = (f64::MAX, 0.0f64, f64::MAX);
-    for i in (0..a.mask.len()).filter(|&i| a.mask[i]) {
-        let (x, y) = ((i % a.w) as f64, (i / a.w) as f64);
-        (x0, x1, y0) = (x0.min(x), x1.max(x), y0.min(y));
-    }
+    let y0 = (0..a.mask.len())
+        .filter(|&i| a.mask[i])
+        .map(|i| (i / a.w) as f64)
+        .fold(f64::MAX, f64::min);
     let low: Vec<usize> = ends
         .iter()
         .copied()
         .filter(|&e| t.xy(e)[1] >= bottom - 0.2 * (bottom - y0))
         .collect();
-    if std::env::var_os("RE2D_GUESS_DEBUG").is_some() {
-        for &e in &ends {
-            eprintln!(
-                "end {:?} dist {:.1} low {}",
-                a.to_image(e),
-                a.dist[e] * a.scale,
-                low.contains(&e)
-            );
-        }
-        eprintln!(
-            "centre {:?} x {x0}..{x1} y {y0}..{bottom}",
-            a.to_image(t.centre)
-        );
-    }
-    let _ = x1 - x0;
     if low.len() >= 3 {
         quadruped(&t, &ends, &low).map(Body::Quadruped)
     } else {

@@ -203,8 +203,8 @@ fn humanoid_bones(h: &Humanoid) -> Vec<Value> {
     ];
     // index 0 = the image's left: the character's right when frontal; for a
     // side view the limb farther forward is near
-    let sides: [(&str, f64, f64); 2] = if front {
-        [("right", 0.0, 0.0), ("left", 0.0, 0.0)]
+    let sides: [(&str, f64); 2] = if front {
+        [("right", 0.0), ("left", 0.0)]
     } else {
         let fwd = if h.facing == "right" { 1.0 } else { -1.0 };
         let near_arm = if (h.arms[1].joints[3].p[0] - h.arms[0].joints[3].p[0]) * fwd >= 0.0 {
@@ -213,12 +213,12 @@ fn humanoid_bones(h: &Humanoid) -> Vec<Value> {
             0
         };
         if near_arm == 1 {
-            [("far", 13.0, 3.0), ("near", 0.0, 0.0)]
+            [("far", 13.0), ("near", 0.0)]
         } else {
-            [("near", 0.0, 0.0), ("far", 13.0, 3.0)]
+            [("near", 0.0), ("far", 13.0)]
         }
     };
-    for (s, (side, arm_off, leg_off)) in sides.iter().enumerate() {
+    for (s, (side, arm_off)) in sides.iter().enumerate() {
         limb_bones(
             &mut out,
             &h.arms[s],
@@ -230,7 +230,6 @@ fn humanoid_bones(h: &Humanoid) -> Vec<Value> {
             "torso",
             [3.0 + arm_off, 2.0 + arm_off, 1.0 + arm_off],
         );
-        let _ = leg_off;
     }
     // legs: for a side view the farther-forward leg is near
     let leg_sides: [(&str, f64); 2] = if front {

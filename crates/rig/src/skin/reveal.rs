@@ -39,33 +39,20 @@ pub const SEAM_PAD: usize = 8;
 /// Scale of the measuring renders.
 pub const RENDER_SCALE: f64 = 0.25;
 
-/// Per declared bone, per crop texel: seen in some pose of `model`'s clips
-/// (the meshes are the crop-UV meshes the model's parts were made from).
-/// Only parts with hidden fill are looked at: the others' texels stay unseen.
-pub fn seen(
-    sk: &Skeleton,
-    parts: &[PartImage],
-    meshes: &[PartMesh],
-    model: &Model,
-    fps: u32,
-) -> Vec<Vec<bool>> {
-    let mut all: Vec<Vec<bool>> = parts
-        .iter()
-        .map(|p| vec![false; p.width * p.height])
-        .collect();
-    seen_per_clip(sk, parts, meshes, model, fps, |_, seen| {
-        for (a, s) in all.iter_mut().zip(seen) {
-            for (x, &y) in a.iter_mut().zip(s) {
-                *x |= y;
-            }
-        }
-    });
-    all
-}
+/// A frame with its origin at the model's: the model's own coordinates, unshifted.
+pub const ORIGIN: Frame = Frame {
+    width: 1,
+    height: 1,
+    ox: 0.0,
+    oy: 0.0,
+};
 
-/// [`seen`] clip by clip: `each(clip index, seen texels per declared bone)` for every clip
-/// of `model`, then `each(None, …)` for every body-part layer's clip over each looping clip
-/// of the blend (the bitmaps are reused between calls).
+/// Per declared bone, per crop texel: seen in some pose of `model`'s clips (the meshes are
+/// the crop-UV meshes the model's parts were made from; only parts with hidden fill are
+/// looked at, the others' texels stay unseen). On the way, clip by clip:
+/// `each(clip index, seen texels per declared bone)` for every clip of `model`, then
+/// `each(None, …)` for every body-part layer's clip over each looping clip of the blend (the
+/// bitmaps are reused between calls).
 pub fn seen_per_clip(
     sk: &Skeleton,
     parts: &[PartImage],
@@ -73,11 +60,12 @@ pub fn seen_per_clip(
     model: &Model,
     fps: u32,
     mut each: impl FnMut(Option<usize>, &[Vec<bool>]),
-) {
+) -> Vec<Vec<bool>> {
     let mut seen: Vec<Vec<bool>> = parts
         .iter()
         .map(|p| vec![false; p.width * p.height])
         .collect();
+    let mut all = seen.clone();
     // declared bone of each model part
     let bone_of: Vec<Option<usize>> = model
         .parts
@@ -95,14 +83,8 @@ pub fn seen_per_clip(
                 .map(|pk| (k, pk))
         })
         .collect();
-    let rest_local: Vec<f64> = model.bones.iter().map(|b| b.angle).collect();
-    let rest = model.world(&rest_local, 0.0, 0.0);
-    let frame = Frame {
-        width: 1,
-        height: 1,
-        ox: 0.0,
-        oy: 0.0,
-    };
+    let rest = model.rest();
+    let frame = ORIGIN;
     let has_hidden: Vec<bool> = parts
         .iter()
         .map(|p| p.hidden.iter().any(|&h| h != 0))
@@ -206,7 +188,13 @@ pub fn seen_per_clip(
             _ => None,
         };
         each(clip, &seen);
+        for (a, s) in all.iter_mut().zip(&seen) {
+            for (x, &y) in a.iter_mut().zip(s) {
+                *x |= y;
+            }
+        }
     }
+    all
 }
 
 /// The poses measured: every clip alone, and every layer's clip (a motion
