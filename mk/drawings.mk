@@ -29,8 +29,9 @@ demo-drawing: release riv-npm
 	target/release/re2d rig build $(DRAWING_IN) --motion walk=assets/mocap/cmu-131-01-walk.bvh \
 	  --motion wave=assets/mocap/fair1-wave-hello.bvh --out $(DRAWING_DEMO)/build
 	target/release/examples/rig_skeleton_picture $(DRAWING_DEMO)/build/skeleton.json $(DRAWING_DEMO)/guess.png 1
-	target/release/examples/rig_strip $(DRAWING_DEMO)/build walk $(DRAWING_DEMO)/walk.png 8 3
-	target/release/examples/rig_strip $(DRAWING_DEMO)/build wave $(DRAWING_DEMO)/wave.png 8 3
+	@set -e; for c in walk wave; do \
+	  target/release/re2d rig render $(DRAWING_DEMO)/build/model.json --clip $$c --frames 8 --scale 0.33 --strip $(DRAWING_DEMO)/$$c.png; \
+	done
 	target/release/re2d rig page $(DRAWING_DEMO)/build/character.riv --clip walk -o $(DRAWING_DEMO)/walk.html --runtime $(RIVE_JS)
 	@echo "demo-drawing: $(DRAWING_DEMO)/ (guess.png, build/sheet.png, walk.png, wave.png, walk.html)"
 

@@ -55,8 +55,7 @@ fn main() {
                 if flag == "--range" {
                     s.range = Some(build::parse_range(x).unwrap_or_else(|e| fail(e)));
                 } else {
-                    let d: f64 = x.parse().unwrap_or_else(|_| fail(format!("{flag} {v}")));
-                    s.max_turn = Some(d);
+                    s.max_turn = Some(build::parse_max_turn(x).unwrap_or_else(|e| fail(e)));
                 }
             }
             _ => fail(format!("unknown argument {flag}")),
