@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use re2d_testkit::drawings::{self, CharacterSpec};
 use serde_json::Value;
@@ -15,15 +14,7 @@ fn repo() -> PathBuf {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_re2d"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::run(env!("CARGO_BIN_EXE_re2d"), args)
 }
 
 /// Writes `spec`'s drawing into a fresh folder; returns (folder, skeleton path).

@@ -20,15 +20,7 @@ fn small(tag: &str) -> (PathBuf, PathBuf) {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_re2d"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::run(env!("CARGO_BIN_EXE_re2d"), args)
 }
 
 /// The server process, killed when a test ends early (a failed assertion leaves no server).

@@ -26,6 +26,7 @@ import { serve } from './server.mjs';
 import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
 import * as M from './metrics.mjs';
 import { drawOrderChecks } from './draworder.mjs';
+import { layerSchedule } from './layers.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MARGIN = 0.05;
@@ -214,23 +215,15 @@ async function runFixture(a, name, page, pageNoGl, logs) {
             sm.s2 = { trigger: s.trigger, good: await s2('good'), wrongtarget: await s2('sm-wrongtarget'), unread: await s2('sm-unread') };
         }
         if (s.layer) {
-            // L1 (issue 47, layers.rs): walking at speed 1, the body-part layer's trigger fires; its
-            // clip plays over the walk on the bones it keys. Each frame vs the reference renderer's
-            // mixed pose (render-ref --clip walk --time T --layer CLIP@T'): the walk 0.5 s and 1.0 s
-            // after the fire with the layer's clip at 0.5 and 1.0 s, then the walk alone 0.2 s past
-            // the clip's end (the layer lets go; on the advance that crosses the end the runtime still
-            // applies the clip's last frame once, its hold on exit, so the shot is one advance later),
-            // then the trigger fired again (the layer restarts from its Exit state) and 0.5 s later. Control: the layer's clip keyed on every bone
-            // (--control layer-all), which holds the legs still under the wave.
+            // L1 (issue 47, layers.rs): the body-part layer's clip plays over the walk on the bones it
+            // keys, stepped by layerSchedule (layers.mjs); each shot vs the reference renderer's mixed
+            // pose (render-ref --clip walk --time T --layer CLIP@T'). Control: the layer's clip keyed
+            // on every bone (--control layer-all), which holds the legs still under the wave.
             re2d(a.re2d, ['export-riv', modelPath, '--output', path.join(out, 'layer-all.riv'), '--control', 'layer-all']);
             const L = s.layer;
-            const d = Math.round(model.clips[L.clip].duration * 60) / 60;
             const mixOf = (tw, tl, tag) => M.readPng(ref(['--clip', s.walk, '--time', String(tw), ...(tl === null ? [] : ['--layer', `${L.clip}@${tl}`])], path.join(out, 'ref', `l1-${tag}.png`)));
-            const steps = [{ dt: 0 }, { set: { [s.input]: 1 }, dt: 0.3 }, { fire: [L.trigger], dt: 0.05 },
-                { dt: 0.5, shot: true }, { dt: 0.5, shot: true }, { dt: d - 1.0 + 0.1 }, { dt: 0.1, shot: true },
-                { fire: [L.trigger], dt: 0.05 }, { dt: 0.5, shot: true }];
-            const tEnd = 0.35 + d + 0.2;
-            const refs = [mixOf(0.85, 0.5, 'a'), mixOf(1.35, 1.0, 'b'), mixOf(tEnd, null, 'c'), mixOf(tEnd + 0.55, 0.5, 'd')];
+            const { steps, shots: at } = layerSchedule(s.input, L.trigger, model.clips[L.clip].duration);
+            const refs = at.map((x, i) => mixOf(x.walk, x.layer, 'abcd'[i]));
             const l1 = async (k) => { const f = await shots(k, steps, 'l1'); return f.map((x, i) => M.iou(x, refs[i])); };
             const good = await l1('good'), all = await l1('layer-all');
             // the layer must show: the mixed reference differs from the walk alone at the same time

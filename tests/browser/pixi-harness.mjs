@@ -7,8 +7,8 @@
 // DIR holds the `rig-<name>` fixtures of `make rig-fixtures` (the generated characters rigged by
 // `re2d rig build`). Checks:
 //   P  pixels: the walk and every one-shot of the state machine at eight times each, played by
-//      `play(clip, t)`, against render-ref at the same times: IoU ≥ 0.99 and colour ≥ 0.97 on
-//      every frame (rive-export.md §10.4 metrics, tests/browser/metrics.mjs). Controls, each
+//      `play(clip, t)`, against render-ref at the same times: IoU ≥ 0.99 and colour ≥ 0.99 (the issue
+//      asks 0.97; T_COLOUR below says why it is held higher) on every frame (rive-export.md §10.4 metrics, tests/browser/metrics.mjs). Controls, each
 //      must fail on some frame: the time off by a quarter of the clip (t + d/4), and the model
 //      with two parts' depths swapped (the pair whose rest-pose overlap shows the most differing
 //      colour in render-ref's per-part frames, chosen before the player draws anything).
@@ -21,7 +21,7 @@
 //   L  motions by body part (issue 47): a model whose machine has layers (the biped's wave on its
 //      arms) stepped as the .riv harness's L1 steps it (walking, the layer's trigger fired, past
 //      the clip's end, fired again) through the player's machine; each shot against render-ref's
-//      mixed pose (--clip walk --time T --layer CLIP@T'): IoU ≥ 0.99 and colour ≥ 0.97. Control:
+//      mixed pose (--clip walk --time T --layer CLIP@T'): IoU ≥ 0.99 and colour ≥ 0.99. Control:
 //      the same model without its layers must fail on the frames where the layer plays.
 //   B  bad input: models export-riv refuses reject with a ModelError naming code and field; a
 //      missing or broken texture rejects E_TEXTURE naming it; nothing is added to the stage and
@@ -35,6 +35,7 @@ import { serve } from './server.mjs';
 import { CHROMIUM, checkVersions, launch, openPage, re2d } from './browser.mjs';
 import { mulberry32 } from '../../js/pixi/test/random.js';
 import * as M from './metrics.mjs';
+import { layerSchedule } from './layers.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PLAYER = path.join(HERE, '..', '..', 'js', 'pixi');
@@ -198,18 +199,14 @@ async function layered(a, page, name) {
     const out = path.join(a.out, name, 'layers');
     fs.mkdirSync(out, { recursive: true });
     const walk = sm.blend[sm.blend.length - 1][0];
-    const d = Math.round(model.clips[L.clip].duration * 60) / 60;
     const ref = (tw, tl, tag) => {
         const f = path.join(out, `ref-${tag}.png`);
         re2d(a.re2d, ['riv', 'render-ref', modelPath, '--clip', walk, '--time', String(tw), ...(tl === null ? [] : ['--layer', `${L.clip}@${tl}`]), '--output', f]);
         return M.readPng(f);
     };
-    const steps = [{ dt: 0 }, { set: { [sm.input]: 1 }, dt: 0.3 }, { fire: [L.trigger], dt: 0.05 },
-        { dt: 0.5, shot: true }, { dt: 0.5, shot: true }, { dt: d - 1.0 + 0.1 }, { dt: 0.1, shot: true },
-        { fire: [L.trigger], dt: 0.05 }, { dt: 0.5, shot: true }];
-    const tEnd = 0.35 + d + 0.2;
-    const refs = [ref(0.85, 0.5, 'a'), ref(1.35, 1.0, 'b'), ref(tEnd, null, 'c'), ref(tEnd + 0.55, 0.5, 'd')];
-    const playing = [true, true, false, true];
+    const { steps, shots } = layerSchedule(sm.input, L.trigger, model.clips[L.clip].duration);
+    const refs = shots.map((x, i) => ref(x.walk, x.layer, 'abcd'[i]));
+    const playing = shots.map((x) => x.layer !== null);
     const run = async (tag, opts) => {
         const r = await page.evaluate((u, s, o) => window.re2dPixi.machineShots(u, s, o), `/fx/rig-${name}/model.json`, steps, opts);
         return savePngs(out, tag, r.urls).map((f, i) => ({ iou: M.iou(f, refs[i]), colour: M.colour(f, refs[i]) }));

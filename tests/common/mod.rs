@@ -14,6 +14,17 @@ pub fn fresh_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Runs the program `bin` with `args`: its exit code (-1 when a signal ended it), stdout and
+/// stderr as text.
+pub fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(bin).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
 /// FNV-1a 64 over bytes, as 16 lowercase hex digits (spec conventions).
 pub fn fnv(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf29ce484222325;

@@ -1,6 +1,6 @@
 //! Layered drawings as parts (issue 40 item 4): the random characters written as OpenRaster
 //! and Photoshop files by the test generator, and small files written by other programs
-//! (tests/rig/layered/: Python's pyora and pytoshop, ImageMagick; see its README), read by
+//! (tests/rig/layered/, made by tools/make_layered_samples.py with pyora and psd-tools), read by
 //! `rig slice`'s loader: every part equals the painter's truth exactly (IoU 1.000), a
 //! bone's part holds its layer's paint also under nearer layers, and the hidden fill
 //! fills nothing.
@@ -12,11 +12,11 @@ use re2d_rig::build::{Timings, load, slice_stage};
 use re2d_rig::cut::slice::Rule;
 use re2d_testkit::drawings::random::{self, RandomCharacter};
 
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
 fn fresh(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("re2d-layered-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir(&format!("re2d-layered-{tag}"))
 }
 
 /// Writes `c` as `<name>.<ext>` with its declaration; returns the declaration's path.

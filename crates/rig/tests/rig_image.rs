@@ -201,7 +201,7 @@ fn sizes_are_checked_before_decoding() {
         .expect("a baseline frame header");
     big[sof + 5..sof + 9].copy_from_slice(&[0x9C, 0x40, 0x9C, 0x40]);
     let e = image::decode(&big, "big.jpg", &Limits::DEFAULT).unwrap_err();
-    assert!(e.code == "E_RIG_LIMIT" || e.code == "E_RIG_IMAGE", "{e}");
+    assert_eq!(e.code, "E_RIG_LIMIT", "{e}");
     assert!(e.to_string().lines().count() == 1);
     // not an image, a truncated JPEG, an empty file
     for bad in [

@@ -144,9 +144,10 @@ export class Re2dCharacter extends Container {
             applyClip(this.clip, t, this._pose, 1);
         }
         world(m.bones, this._pose, this._world);
-        // the draw-order key in effect (issue 42), else the model's order (no allocation)
+        // the draw-order key in effect (issue 42), else the model's order (no allocation); a
+        // machine's clip time is already within its clip, as its bones were sampled
         const k = this.clip ? null : this.machine && this.machine.keyed;
-        const far = this.clip ? drawOrderAt(this.clip, t) : k ? drawOrderAt(k.clip, clipTime(k.clip, k.time)) : null;
+        const far = this.clip ? drawOrderAt(this.clip, t) : k ? drawOrderAt(k.clip, k.time) : null;
         this.drawOrder.set(far || this.drawOrder.rest);
         skinMatrices(this._world, this._rest, m.bones.length, this._mats);
         for (let i = 0; i < m.parts.length; i++) {
