@@ -36,7 +36,10 @@
 //! against [`runtime_order`] with independent targets applied in either order.
 //!
 //! Every clip keys every DrawRules (at least at its first frame): a state machine that
-//! leaves a clip must not keep that clip's order (properties are not reset, §11.5).
+//! leaves a clip must not keep that clip's order (properties are not reset, §11.5). The one
+//! exception is a clip without keys that plays as a body-part layer (`layers.rs`): it keys no
+//! rule, so the order stays the one the layers under it key — what every player draws (the
+//! last layer whose clip has keys, else the default order).
 
 use serde_json::Value as Json;
 
@@ -306,10 +309,17 @@ impl Plan {
             .map(|p| mobile.iter().position(|&m| m == p))
             .collect();
         let mut targets: Vec<Vec<Target>> = vec![Vec::new(); mobile.len()];
+        let layer_clips: Vec<usize> = model
+            .machine
+            .iter()
+            .flat_map(|m| m.layers.iter().map(|l| l.clip))
+            .collect();
         let mut keys = Vec::with_capacity(model.clips.len());
-        for c in &model.clips {
+        for (ci, c) in model.clips.iter().enumerate() {
             let mut ck = Vec::with_capacity(c.draw_order.len().max(1));
-            if c.draw_order.is_empty() {
+            // a keyless clip resets every rule, unless it plays as a body-part layer: there it
+            // leaves the order to the layers under it
+            if c.draw_order.is_empty() && !layer_clips.contains(&ci) {
                 ck.push((0.0, vec![None; mobile.len()]));
             }
             for key in &c.draw_order {
@@ -426,6 +436,9 @@ impl Plan {
         out: &mut Vec<RivObject>,
     ) -> Result<(), RivError> {
         let keys = &self.keys[ci];
+        if keys.is_empty() {
+            return Ok(());
+        }
         let frames: Vec<u64> = keys
             .iter()
             .map(|(t, _)| (t * fps as f64).round_ties_even().max(0.0) as u64)

@@ -279,3 +279,41 @@ fn the_reference_mixes_clips_as_layers() {
     assert_ne!(mixed.data, walk_img.data);
     assert!(pose_layers(&m, &[("nope".into(), 0.0)], 60).is_err());
 }
+
+/// Draw-order keys under layers (rive-export.md §11.6 with §11.5's "a later layer overrides"):
+/// a clip that plays only as a body-part layer and has no keys of its own writes none — it
+/// leaves the order to the layers under it, as render-ref, `$.mesh.load` and the PixiJS player
+/// draw it (the last layer whose clip has keys) — while a clip of the blend without keys still
+/// sets every rule to "no target" (a machine leaving a keyed clip must not keep its order).
+#[test]
+fn a_keyless_layer_clip_leaves_the_draw_order_to_the_layers_under_it() {
+    let mut j = model_json(two_layers());
+    let part = j["parts"][0].clone();
+    let mut parts = Vec::new();
+    for (k, n) in ["p", "q", "r"].iter().enumerate() {
+        let mut p = part.clone();
+        p["name"] = json!(n);
+        p["depth"] = json!(k as f64 / 2.0);
+        parts.push(p);
+    }
+    j["parts"] = json!(parts);
+    j["clips"]["walk"]["draw_order"] = json!([[0.0, ["r", "q", "p"]], [0.5, ["p", "q", "r"]]]);
+    let mut none = |id: &str, _: &Json| -> Result<(String, Vec<u8>), RivError> {
+        Err(RivError::new(Code::Texture, format!("texture {id}")))
+    };
+    let m = Model::from_json(&j, &mut none, &Limits::DEFAULT).unwrap();
+    let plan = re2d_riv::draworder::Plan::new(&m)
+        .unwrap()
+        .expect("the walk's keys need rules");
+    let keys = |n: &str| &plan.keys[m.clips.iter().position(|c| c.name == n).unwrap()];
+    assert!(keys("wave").is_empty(), "{:?}", keys("wave"));
+    assert!(keys("swing").is_empty(), "{:?}", keys("swing"));
+    // control: the blend's keyless idle resets every rule at its first frame
+    assert_eq!(keys("idle").len(), 1);
+    assert!(keys("idle")[0].1.iter().all(Option::is_none));
+    assert_eq!(keys("walk").len(), 2);
+    // the file is still whole
+    let e = export(&m, &Options::default()).unwrap();
+    let rep = check_bytes(&e.bytes, &Limits::DEFAULT);
+    assert!(rep.ok(), "{:?}", rep.problems);
+}

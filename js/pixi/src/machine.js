@@ -114,10 +114,20 @@ function roundHalfEven(x) {
     return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
+// What applying a clip does to the draw order (rive-export.md §11.6 as export-riv writes it):
+// its keys (the clip and its time: `playing`), the default order (null: a clip without keys
+// sets every draw rule to "no target"), or nothing (undefined: a clip without keys that plays
+// as a body-part layer keys no rule and leaves the order to the layers under it).
+function orderOf(playing, machine) {
+    if (playing.clip.drawOrder.length) return playing;
+    return machine.layerClips.has(playing.clip) ? undefined : null;
+}
+
 class AnimationInstance {
-    constructor(state, clips) {
+    constructor(state, machine) {
         this.state = state;
-        this.player = new ClipPlayer(clips[state.clip]);
+        this.machine = machine;
+        this.player = new ClipPlayer(machine.clips[state.clip]);
         this.name = this.player.clip.name;
     }
 
@@ -125,16 +135,18 @@ class AnimationInstance {
 
     apply(pose) { applyClip(this.player.clip, this.player.time, pose, 1); }
 
-    /** The clip whose draw-order keys this state shows, and its time (null: none). */
-    keyed() { return this.player.clip.drawOrder.length ? this.player : null; }
+    /** What the applied clip did to the draw order (see orderOf). */
+    keyed() { return orderOf(this.player, this.machine); }
 }
 
 class Blend1DInstance {
-    constructor(state, clips, inputs, pose) {
+    constructor(state, machine, pose) {
         this.state = state;
-        this.inputs = inputs;
+        this.machine = machine;
+        this.inputs = machine.inputs;
         this.name = 'unknown';
-        this.players = state.clips.map((c) => new ClipPlayer(clips[c.clip]));
+        this.shown = undefined; // what the clips applied last did to the draw order
+        this.players = state.clips.map((c) => new ClipPlayer(machine.clips[c.clip]));
         this.values = state.clips.map((c) => c.value);
         // Reset: which values the clips key, and their baseline
         this.base = new Pose(pose.bones);
@@ -152,6 +164,7 @@ class Blend1DInstance {
     advance(dt) { for (const p of this.players) p.advance(dt); }
 
     apply(pose) {
+        this.shown = undefined;
         if (this.state.reset) {
             for (const k of this.angles) pose.angle[k] = this.base.angle[k];
             for (const k of this.roots) { pose.x[k] = this.base.x[k]; pose.y[k] = this.base.y[k]; }
@@ -171,16 +184,13 @@ class Blend1DInstance {
     play(i, w, pose) {
         if (w > 0) {
             applyClip(this.players[i].clip, this.players[i].time, pose, w);
-            // a draw-order key is an id, not mixed: the last clip applied with keys sets it
-            if (this.players[i].clip.drawOrder.length) this.shown = this.players[i];
+            // a draw-order key is an id, not mixed: the last clip applied decides, a clip
+            // without keys the default order
+            this.shown = orderOf(this.players[i], this.machine);
         }
     }
 
-    keyed() {
-        const k = this.shown || null;
-        this.shown = null;
-        return k;
-    }
+    keyed() { return this.shown; }
 }
 
 class SilentInstance {
@@ -193,7 +203,7 @@ class SilentInstance {
 
     apply() {}
 
-    keyed() { return null; }
+    keyed() { return undefined; }
 }
 
 class LayerInstance {
@@ -242,10 +252,9 @@ class LayerInstance {
         // the runtime holds the animation it leaves: applied once more at its exit time
         if (from) this.hold = { clip: from.clip, time: from.time };
         const s = this.layer.states[to];
-        const clips = this.machine.clips;
         this.index = to;
-        this.current = s.kind === 'animation' ? new AnimationInstance(s, clips)
-            : s.kind === 'blend1d' ? new Blend1DInstance(s, clips, this.machine.inputs, pose)
+        this.current = s.kind === 'animation' ? new AnimationInstance(s, this.machine)
+            : s.kind === 'blend1d' ? new Blend1DInstance(s, this.machine, pose)
                 : new SilentInstance(s);
         this.current.advance(spilled);
     }
@@ -258,13 +267,14 @@ class LayerInstance {
         if (changed && this.current.name !== null) this.machine.changes.push(this.current.name);
         if (this.hold) {
             applyClip(this.hold.clip, this.hold.time, pose, 1);
-            if (this.hold.clip.drawOrder.length) this.machine.keyed = this.hold;
+            const h = orderOf(this.hold, this.machine);
+            if (h !== undefined) this.machine.keyed = h;
             this.hold = null;
         }
         this.current.apply(pose);
-        // a later layer's keys override an earlier one's, as they override its bones
+        // what a later layer applies overrides an earlier one's, as it overrides its bones
         const k = this.current.keyed();
-        if (k) this.machine.keyed = k;
+        if (k !== undefined) this.machine.keyed = k;
     }
 }
 
@@ -273,6 +283,8 @@ export class StateMachine {
     constructor(model, graph = layersOf(model)) {
         this.name = model.machine.name;
         this.clips = model.clips;
+        /** The clips that play as body-part layers (their keyless clips key no draw rule). */
+        this.layerClips = new Set(model.machine.layers.map((l) => model.clips[l.clip]));
         this.inputs = graph.inputs.map((i) => ({ ...i, value: i.type === 'number' ? Math.fround(i.value || 0) : undefined, fired: false }));
         this.layers = graph.layers.map((l) => new LayerInstance(l, this));
         /** Per layer whose state changed in the last advance, the state it is in now (the web runtime's names). */

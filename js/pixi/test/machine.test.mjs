@@ -77,3 +77,37 @@ test('inputs: unknown names and kinds are refused', () => {
     sm.setNumber('speed', 0.1);
     assert.equal(sm.getNumber('speed'), Math.fround(0.1));
 });
+
+// Draw-order keys under the machine, as export-riv writes them (rive-export.md §11.6): a key is
+// an id and is not mixed, so the clip applied last decides; a clip without keys sets every rule
+// to "no target" (the default order), unless it plays as a body-part layer, which keys no rule.
+const PART = (name, depth) => ({ name, depth, verts: [0, 0, 1, 0, 0, 1], uv: [0, 0, 1, 0, 0, 1], tris: [0, 1, 2], weights: [['root', 1], ['root', 1], ['root', 1]] });
+const ORDERED = {
+    version: 1,
+    skeleton: { root: { x: 0, y: 0, length: 10 } },
+    parts: [PART('a', 0), PART('b', 1)],
+    clips: {
+        // the default order is b over a (depth ascending: later nearer); the walk puts a over b
+        walk: { duration: 1, loop: true, tracks: { root: [[0, 1], [1, 1.5]] }, draw_order: [[0, ['a', 'b']]] },
+        idle: { duration: 1, loop: true, tracks: { root: [[0, 0], [1, 0]] } },
+        wave: { duration: 0.5, loop: false, tracks: { root: [[0, 0], [0.5, 2]] } },
+    },
+    state_machine: { name: 'sm', input: 'speed', blend: [['walk', 0], ['idle', 1]], triggers: [], layers: [{ name: 'wave', clip: 'wave', trigger: 'wave' }] },
+};
+
+test('draw order: the clip applied last decides; a keyless layer clip leaves it', () => {
+    const m = readModel(ORDERED);
+    const sm = new StateMachine(m);
+    const pose = new Pose(m.bones);
+    const shown = () => (sm.keyed ? sm.keyed.clip.name : sm.keyed);
+    sm.advance(0, pose);
+    assert.equal(shown(), 'walk', 'speed 0: the walk alone, its keys');
+    sm.setNumber('speed', 0.5);
+    sm.advance(0.1, pose);
+    assert.equal(shown(), null, 'walk then idle applied: the keyless idle, applied last, resets to the default');
+    sm.setNumber('speed', 0);
+    sm.fire('wave');
+    sm.advance(0.1, pose);
+    assert.deepEqual(sm.states, ['unknown', 'wave']);
+    assert.equal(shown(), 'walk', 'the keyless wave layer over the walk leaves the walk\'s order');
+});
