@@ -158,12 +158,6 @@ pub fn slice_layered(
         bone_of,
     };
     let (parts, warnings) = cut_parts(sk, sil, &own.owner, Some(&o), &ink.mask)?;
-    if parts.iter().all(|p| !p.has_part()) {
-        return Err(RigError::new(
-            "E_RIG_PART",
-            "no bone has a part: every bone is partless or declared \"part\": false",
-        ));
-    }
     Ok(Slicing {
         width: w,
         height: h,

@@ -309,9 +309,18 @@ fn culprits(sk: &Skeleton, k: usize, counts: &[u64]) -> String {
     )
 }
 
+/// The error when the cut leaves no bone a part (`E_RIG_PART`).
+pub(crate) fn no_part() -> RigError {
+    RigError::new(
+        "E_RIG_PART",
+        "no bone has a part: every bone is partless or declared \"part\": false",
+    )
+}
+
 /// Cuts every bone's part out of the ownership map `owner` (1 + bone per pixel with
 /// alpha above 0); with `layers`, the bones with layers take their layers' paint. Returns
-/// the parts (declaration order; a partless bone has a 0 × 0 image) and the warnings.
+/// the parts (declaration order; a partless bone has a 0 × 0 image) and the warnings;
+/// `E_RIG_PART` when no bone has a part.
 pub fn cut_parts(
     sk: &Skeleton,
     sil: &Silhouette,
@@ -474,6 +483,9 @@ pub fn cut_parts(
             tube_px,
             visible_px: owned[k],
         });
+    }
+    if parts.iter().all(|p| !p.has_part()) {
+        return Err(no_part());
     }
     Ok((parts, warnings))
 }

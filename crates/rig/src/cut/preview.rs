@@ -18,7 +18,7 @@
 
 use crate::RigError;
 use crate::cut::ink::{self, Ink};
-use crate::cut::parts::verdict;
+use crate::cut::parts::{no_part, verdict};
 use crate::cut::slice::{
     Confidence, Ownership, Rule, confidence, for_tube_pixels, ownership_with_ink,
 };
@@ -144,10 +144,7 @@ fn warnings(
         warnings.extend(warning);
     }
     if !has_part.iter().any(|&p| p) {
-        return Err(RigError::new(
-            "E_RIG_PART",
-            "no bone has a part: every bone is partless or declared \"part\": false",
-        ));
+        return Err(no_part());
     }
     Ok((warnings, has_part))
 }

@@ -350,12 +350,6 @@ pub fn slice_with(sk: &Skeleton, sil: &Silhouette, rule: Rule) -> Result<Slicing
     let confidence = confidence(sk, sil, &own);
     let Ownership { owner, how, .. } = own;
     let (parts, warnings) = crate::cut::parts::cut_parts(sk, sil, &owner, None, &ink.mask)?;
-    if parts.iter().all(|p| !p.has_part()) {
-        return Err(RigError::new(
-            "E_RIG_PART",
-            "no bone has a part: every bone is partless or declared \"part\": false",
-        ));
-    }
     Ok(Slicing {
         width: w,
         height: h,
