@@ -423,47 +423,18 @@ impl Plan {
     }
 
     /// Clip `ci`'s draw-order keys: per DrawRules a KeyedObject, its KeyedProperty 121 and a
-    /// KeyFrameId at the first key and wherever its target changes, at `round_half_even(t ·
-    /// fps)` frames. Two keys on one frame are `E_KEY_QUANT`, a key past the clip's
-    /// `duration` frames `E_KEY_RANGE`.
+    /// KeyFrameId at the first key and wherever its target changes; `frames` are the keys'
+    /// frames (the export checks them with the other keys' times: `checked_frames`).
     pub fn clip_records(
         &self,
         ci: usize,
-        clip: &Clip,
         placed: &Placed,
-        fps: u32,
-        duration: u64,
+        frames: &[u64],
         out: &mut Vec<RivObject>,
-    ) -> Result<(), RivError> {
+    ) {
         let keys = &self.keys[ci];
         if keys.is_empty() {
-            return Ok(());
-        }
-        let frames: Vec<u64> = keys
-            .iter()
-            .map(|(t, _)| (t * fps as f64).round_ties_even().max(0.0) as u64)
-            .collect();
-        for (i, &f) in frames.iter().enumerate() {
-            if i > 0 && f <= frames[i - 1] {
-                return err(
-                    Code::KeyQuant,
-                    format!(
-                        "clips.{}.draw_order: keys at {} s and {} s both land on frame {f} at {fps} fps; use a higher --fps",
-                        clip.name,
-                        keys[i - 1].0,
-                        keys[i].0
-                    ),
-                );
-            }
-            if f > duration {
-                return err(
-                    Code::KeyRange,
-                    format!(
-                        "clips.{}.draw_order: key at {} s is frame {f}, beyond the duration of {duration} frames",
-                        clip.name, keys[i].0
-                    ),
-                );
-            }
+            return; // a keyless clip that plays as a body-part layer keys no rule
         }
         for s in 0..self.mobile.len() {
             out.push(
@@ -475,7 +446,7 @@ impl Plan {
                     .with(prop::PROPERTY_KEY, Value::Uint(prop::DRAW_TARGET_ID)),
             );
             let mut last: Option<Option<usize>> = None;
-            for ((_, active), &f) in keys.iter().zip(&frames) {
+            for ((_, active), &f) in keys.iter().zip(frames) {
                 if last == Some(active[s]) {
                     continue;
                 }
@@ -489,7 +460,6 @@ impl Plan {
                 );
             }
         }
-        Ok(())
     }
 }
 

@@ -575,23 +575,17 @@ pub fn objects(
                 ));
             }
             for (key, field, keys) in properties {
-                if key == prop::ROOT_Y {
+                let frames = if key == prop::ROOT_Y {
                     // x already reported any quantisation problem of these times
+                    key_frames(&keys, o.fps)
                 } else {
-                    check_key_times(
-                        &keys,
-                        &clip.name,
-                        field,
-                        &bone.name,
-                        o.fps,
-                        dur,
-                        &mut warnings,
-                    )?;
-                }
+                    let times: Vec<f64> = keys.iter().map(|k| k.0).collect();
+                    let label = format!("clips.{}.{field}.{}", clip.name, bone.name);
+                    checked_frames(&times, &label, o.fps, dur, &mut warnings)?
+                };
                 out.push(
                     RivObject::new(ty::KEYED_PROPERTY).with(prop::PROPERTY_KEY, Value::Uint(key)),
                 );
-                let frames = key_frames(&keys, o.fps);
                 let first = keys[0].1;
                 for (&f, &(_, v)) in frames.iter().zip(&keys) {
                     let value = if control == Some(Control::Static) {
@@ -615,7 +609,10 @@ pub fn objects(
         if let (Some(plan), Some(placed)) = (&plan, &placed)
             && control != Some(Control::NoDrawOrder)
         {
-            plan.clip_records(ci, clip, placed, o.fps, dur, &mut out)?;
+            let times: Vec<f64> = plan.keys[ci].iter().map(|k| k.0).collect();
+            let label = format!("clips.{}.draw_order", clip.name);
+            let frames = checked_frames(&times, &label, o.fps, dur, &mut warnings)?;
+            plan.clip_records(ci, placed, &frames, &mut out);
         }
     }
     if let Some(m) = machine {
@@ -633,45 +630,44 @@ pub fn objects(
 /// `(time, absolute value)` keys.
 type KeyedValues<'a> = (u64, &'a str, Vec<(f64, f64)>);
 
-/// §8.6 key-time rules for one keyed property: frames strictly increase
-/// after quantisation (`E_KEY_QUANT`), none beyond the duration
-/// (`E_KEY_RANGE`), a warning when a key moves by more than 1e-6 s.
-fn check_key_times(
-    keys: &[(f64, f64)],
-    clip: &str,
-    field: &str,
-    bone: &str,
+/// The frames of key times `times` at `fps` (round half to even), checked: two keys on one
+/// frame are `E_KEY_QUANT`, a key past the clip's `dur` frames `E_KEY_RANGE`; a key moved by
+/// the rounding is a warning. `label` names the keys in the messages (`clips.walk.tracks.arm`).
+pub(crate) fn checked_frames(
+    times: &[f64],
+    label: &str,
     fps: u32,
     dur: u64,
     warnings: &mut Vec<String>,
-) -> Result<(), RivError> {
-    let frames = key_frames(keys, fps);
-    for (i, (&f, &(t, _))) in frames.iter().zip(keys).enumerate() {
+) -> Result<Vec<u64>, RivError> {
+    let frames: Vec<u64> = times
+        .iter()
+        .map(|t| (t * fps as f64).round_ties_even().max(0.0) as u64)
+        .collect();
+    for (i, (&f, &t)) in frames.iter().zip(times).enumerate() {
         if i > 0 && f <= frames[i - 1] {
             return err(
                 Code::KeyQuant,
                 format!(
-                    "clips.{clip}.{field}.{bone}: keys at {} s and {t} s both land on frame {f} at {fps} fps; use a higher --fps",
-                    keys[i - 1].0,
+                    "{label}: keys at {} s and {t} s both land on frame {f} at {fps} fps; use a higher --fps",
+                    times[i - 1],
                 ),
             );
         }
         if f > dur {
             return err(
                 Code::KeyRange,
-                format!(
-                    "clips.{clip}.{field}.{bone}: key at {t} s is frame {f}, beyond the duration of {dur} frames"
-                ),
+                format!("{label}: key at {t} s is frame {f}, beyond the duration of {dur} frames"),
             );
         }
         if (f as f64 / fps as f64 - t).abs() > 1e-6 {
             warnings.push(format!(
-                "clips.{clip}.{field}.{bone}: key at {t} s moved to frame {f} ({} s) at {fps} fps",
+                "{label}: key at {t} s moved to frame {f} ({} s) at {fps} fps",
                 f as f64 / fps as f64,
             ));
         }
     }
-    Ok(())
+    Ok(frames)
 }
 
 /// The bytes `model` embeds (its texture PNGs), refused (`E_TEXTURE`) over
