@@ -621,19 +621,11 @@ fn image_ref(dir: &Path, image: &Path) -> String {
 /// Reads a drawing and guesses its declaration (`dir`: where the declaration will live).
 fn guess_of(drawing: &Path, background: &str, dir: &Path) -> Result<re2d_rig::guess::Guess, Fail> {
     let limits = Limits::current();
-    let bg = match background {
-        "auto" => re2d_rig::declare::skeleton::Background::Auto,
-        "alpha" => re2d_rig::declare::skeleton::Background::Alpha,
-        "paper" => re2d_rig::declare::skeleton::Background::Paper,
-        s => match re2d_rig::declare::skeleton::parse_colour(s) {
-            Some(c) => re2d_rig::declare::skeleton::Background::Key(c),
-            None => {
-                return Err(usage(format!(
-                    "--background {s}: not auto, alpha, paper or #rrggbb"
-                )));
-            }
-        },
-    };
+    let bg = re2d_rig::declare::skeleton::Background::parse(background).ok_or_else(|| {
+        usage(format!(
+            "--background {background}: not auto, alpha, paper or #rrggbb"
+        ))
+    })?;
     let bytes =
         re2d::limits::read_file(drawing, limits.file_max_bytes, "file-max-bytes").map_err(|e| {
             match e {

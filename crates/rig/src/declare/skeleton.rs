@@ -40,6 +40,19 @@ pub enum Background {
     Paper,
 }
 
+impl Background {
+    /// `auto`, `alpha`, `paper` or a `#rrggbb` key colour (the declaration's `background`
+    /// and `rig guess --background`); `None` for anything else.
+    pub fn parse(s: &str) -> Option<Background> {
+        match s {
+            "auto" => Some(Background::Auto),
+            "alpha" => Some(Background::Alpha),
+            "paper" => Some(Background::Paper),
+            s => parse_colour(s).map(Background::Key),
+        }
+    }
+}
+
 /// Which way a bone bends at the joint with its parent, relative to the
 /// capture joint driving it (the declaration's optional `"bend"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -296,11 +309,8 @@ impl Skeleton {
         };
         let background = match root.get("background") {
             None | Some(Value::Null) => Background::Auto,
-            Some(Value::String(s)) if s == "auto" => Background::Auto,
-            Some(Value::String(s)) if s == "alpha" => Background::Alpha,
-            Some(Value::String(s)) if s == "paper" => Background::Paper,
-            Some(Value::String(s)) => match parse_colour(s) {
-                Some(c) => Background::Key(c),
+            Some(Value::String(s)) => match Background::parse(s) {
+                Some(b) => b,
                 None => {
                     return Err(bad(
                         "E_RIG_BACKGROUND",
